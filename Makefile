@@ -1,0 +1,43 @@
+# czk — top-level commands. CMake does the building; this file wraps it.
+#   make demo    build and run the demo (for now: e(G1, G2) and its timing)
+#   make test    build and run the test suite, then again under ASan+UBSan
+#   make bench   build and run the benchmarks (tables + CSV under bench/results/)
+#   make build   configure and build only (Release)
+
+BUILD      ?= build
+BUILD_SAN  ?= build-asan
+JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
+CMAKE_ARGS ?=
+GENERATOR  := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
+
+.PHONY: all build demo test test-release test-sanitize bench deps clean
+
+all: build
+
+deps:
+	@scripts/install-deps --check >/dev/null 2>&1 || scripts/install-deps
+
+$(BUILD)/CMakeCache.txt: | deps
+	cmake -S . -B $(BUILD) $(GENERATOR) -DCMAKE_BUILD_TYPE=Release $(CMAKE_ARGS)
+
+build: $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) -j $(JOBS)
+
+demo: build
+	$(BUILD)/czk demo
+
+test-release: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+test-sanitize: | deps
+	cmake -S . -B $(BUILD_SAN) $(GENERATOR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCZK_SANITIZE=ON $(CMAKE_ARGS)
+	cmake --build $(BUILD_SAN) -j $(JOBS)
+	cd $(BUILD_SAN) && CZK_TEST_SCALE=$${CZK_TEST_SCALE:-0.2} ctest --output-on-failure -j $(JOBS)
+
+test: test-release test-sanitize
+
+bench: build
+	$(BUILD)/bench_bls12_381
+
+clean:
+	rm -rf $(BUILD) $(BUILD_SAN)

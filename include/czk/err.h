@@ -1,0 +1,26 @@
+/* czk — error codes shared by every module. */
+#ifndef CZK_ERR_H
+#define CZK_ERR_H
+
+#include <stddef.h>
+
+typedef enum {
+    CZK_OK = 0,
+    CZK_ERR_INVALID_ARGUMENT,   /* a parameter is out of its documented range */
+    CZK_ERR_NO_MEMORY,          /* an allocation failed */
+    CZK_ERR_IO,                 /* a read or write failed */
+    /* decoding of field elements and curve points */
+    CZK_ERR_BAD_LENGTH,         /* the input has the wrong number of bytes */
+    CZK_ERR_NOT_CANONICAL,      /* a field element is >= its modulus */
+    CZK_ERR_COMPRESSION_FLAG,   /* the 0x80 flag does not match the encoding's length */
+    CZK_ERR_INFINITY_NOT_ZERO,  /* infinity flag set but other bits are not all zero */
+    CZK_ERR_SORT_FLAG,          /* 0x20 flag on an uncompressed or infinity encoding */
+    CZK_ERR_NOT_ON_CURVE,       /* coordinates do not satisfy the curve equation */
+    CZK_ERR_NOT_IN_SUBGROUP,    /* the point is not in the prime-order subgroup */
+    CZK_ERR__COUNT
+} czk_err;
+
+/* A short, stable English description of an error code ("ok" for CZK_OK). */
+const char *czk_err_str(czk_err e);
+
+#endif

@@ -1,0 +1,152 @@
+/* czk — Montgomery multiplication with MULX/ADCX/ADOX (x86-64, System V).
+ *
+ * void czk_fp_mul_adx(uint64_t r[6], const uint64_t a[6], const uint64_t b[6]);
+ * void czk_fr_mul_adx(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
+ *
+ * The "no-carry" CIOS variant (the modulus' top limb is < 2^63 - 1): for each
+ * word b[i], t += a·b[i] on two independent carry chains (CF for low halves,
+ * OF for high halves), then t += m·p with m = t0·(-p^-1) mod 2^64, and the
+ * accumulator shifts down one word by renaming registers instead of moving
+ * them. One final conditional subtraction gives r < p. r may alias a or b: it
+ * is written only at the end. */
+#if defined(__x86_64__) && defined(__ELF__)
+
+    .section .rodata
+    .p2align 6
+fp_modulus:
+    .quad 0xb9feffffffffaaab, 0x1eabfffeb153ffff, 0x6730d2a0f6b0f624
+    .quad 0x64774b84f38512bf, 0x4b1ba7b6434bacd7, 0x1a0111ea397fe69a
+fr_modulus:
+    .quad 0xffffffff00000001, 0x53bda402fffe5bfe, 0x3339d80809a1d805, 0x73eda753299d7d48
+
+    .text
+
+/* One outer step for 6 limbs: t[0..6] += a·b[OFF/8], then reduce and drop t0. */
+#define FP_STEP(OFF, T0, T1, T2, T3, T4, T5, T6)                                   \
+    movq OFF(%rcx), %rdx;                                                          \
+    xorl %eax, %eax;                                                               \
+    mulxq 0(%rsi), %rax, %rbx;  adcxq %rax, T0; adoxq %rbx, T1;                    \
+    mulxq 8(%rsi), %rax, %rbx;  adcxq %rax, T1; adoxq %rbx, T2;                    \
+    mulxq 16(%rsi), %rax, %rbx; adcxq %rax, T2; adoxq %rbx, T3;                    \
+    mulxq 24(%rsi), %rax, %rbx; adcxq %rax, T3; adoxq %rbx, T4;                    \
+    mulxq 32(%rsi), %rax, %rbx; adcxq %rax, T4; adoxq %rbx, T5;                    \
+    mulxq 40(%rsi), %rax, T6;   adcxq %rax, T5;                                    \
+    movl $0, %eax; adoxq %rax, T6; adcxq %rax, T6;                                 \
+    movq T0, %rdx; imulq %r15, %rdx;                                               \
+    xorl %eax, %eax;                                                               \
+    mulxq fp_modulus+0(%rip), %rax, %rbx;  adcxq T0, %rax; adoxq %rbx, T1;         \
+    mulxq fp_modulus+8(%rip), %rax, %rbx;  adcxq %rax, T1; adoxq %rbx, T2;         \
+    mulxq fp_modulus+16(%rip), %rax, %rbx; adcxq %rax, T2; adoxq %rbx, T3;         \
+    mulxq fp_modulus+24(%rip), %rax, %rbx; adcxq %rax, T3; adoxq %rbx, T4;         \
+    mulxq fp_modulus+32(%rip), %rax, %rbx; adcxq %rax, T4; adoxq %rbx, T5;         \
+    mulxq fp_modulus+40(%rip), %rax, %rbx; adcxq %rax, T5; adoxq %rbx, T6;         \
+    movl $0, %eax; adcxq %rax, T6;
+
+    .globl czk_fp_mul_adx
+    .type czk_fp_mul_adx, @function
+    .p2align 5
+czk_fp_mul_adx:
+    pushq %rbx
+    pushq %r12
+    pushq %r13
+    pushq %r14
+    pushq %r15
+    movq %rdx, %rcx
+    movabsq $0x89f3fffcfffcfffd, %r15
+    xorl %r8d, %r8d
+    xorl %r9d, %r9d
+    xorl %r10d, %r10d
+    xorl %r11d, %r11d
+    xorl %r12d, %r12d
+    xorl %r13d, %r13d
+    FP_STEP(0,  %r8,  %r9,  %r10, %r11, %r12, %r13, %r14)
+    FP_STEP(8,  %r9,  %r10, %r11, %r12, %r13, %r14, %r8)
+    FP_STEP(16, %r10, %r11, %r12, %r13, %r14, %r8,  %r9)
+    FP_STEP(24, %r11, %r12, %r13, %r14, %r8,  %r9,  %r10)
+    FP_STEP(32, %r12, %r13, %r14, %r8,  %r9,  %r10, %r11)
+    FP_STEP(40, %r13, %r14, %r8,  %r9,  %r10, %r11, %r12)
+    /* t = (r14, r8, r9, r10, r11, r12) < 2p; subtract p unless it borrows */
+    movq %r14, %rax; subq fp_modulus+0(%rip), %rax
+    movq %r8,  %rbx; sbbq fp_modulus+8(%rip), %rbx
+    movq %r9,  %rdx; sbbq fp_modulus+16(%rip), %rdx
+    movq %r10, %rsi; sbbq fp_modulus+24(%rip), %rsi
+    movq %r11, %rcx; sbbq fp_modulus+32(%rip), %rcx
+    movq %r12, %r13; sbbq fp_modulus+40(%rip), %r13
+    cmovcq %r14, %rax
+    cmovcq %r8,  %rbx
+    cmovcq %r9,  %rdx
+    cmovcq %r10, %rsi
+    cmovcq %r11, %rcx
+    cmovcq %r12, %r13
+    movq %rax, 0(%rdi)
+    movq %rbx, 8(%rdi)
+    movq %rdx, 16(%rdi)
+    movq %rsi, 24(%rdi)
+    movq %rcx, 32(%rdi)
+    movq %r13, 40(%rdi)
+    popq %r15
+    popq %r14
+    popq %r13
+    popq %r12
+    popq %rbx
+    ret
+    .size czk_fp_mul_adx, .-czk_fp_mul_adx
+
+/* The same for 4 limbs (Fr). */
+#define FR_STEP(OFF, T0, T1, T2, T3, T4)                                           \
+    movq OFF(%rcx), %rdx;                                                          \
+    xorl %eax, %eax;                                                               \
+    mulxq 0(%rsi), %rax, %rbx;  adcxq %rax, T0; adoxq %rbx, T1;                    \
+    mulxq 8(%rsi), %rax, %rbx;  adcxq %rax, T1; adoxq %rbx, T2;                    \
+    mulxq 16(%rsi), %rax, %rbx; adcxq %rax, T2; adoxq %rbx, T3;                    \
+    mulxq 24(%rsi), %rax, T4;   adcxq %rax, T3;                                    \
+    movl $0, %eax; adoxq %rax, T4; adcxq %rax, T4;                                 \
+    movq T0, %rdx; imulq %r15, %rdx;                                               \
+    xorl %eax, %eax;                                                               \
+    mulxq fr_modulus+0(%rip), %rax, %rbx;  adcxq T0, %rax; adoxq %rbx, T1;         \
+    mulxq fr_modulus+8(%rip), %rax, %rbx;  adcxq %rax, T1; adoxq %rbx, T2;         \
+    mulxq fr_modulus+16(%rip), %rax, %rbx; adcxq %rax, T2; adoxq %rbx, T3;         \
+    mulxq fr_modulus+24(%rip), %rax, %rbx; adcxq %rax, T3; adoxq %rbx, T4;         \
+    movl $0, %eax; adcxq %rax, T4;
+
+    .globl czk_fr_mul_adx
+    .type czk_fr_mul_adx, @function
+    .p2align 5
+czk_fr_mul_adx:
+    pushq %rbx
+    pushq %r12
+    pushq %r15
+    movq %rdx, %rcx
+    movabsq $0xfffffffeffffffff, %r15
+    xorl %r8d, %r8d
+    xorl %r9d, %r9d
+    xorl %r10d, %r10d
+    xorl %r11d, %r11d
+    FR_STEP(0,  %r8,  %r9,  %r10, %r11, %r12)
+    FR_STEP(8,  %r9,  %r10, %r11, %r12, %r8)
+    FR_STEP(16, %r10, %r11, %r12, %r8,  %r9)
+    FR_STEP(24, %r11, %r12, %r8,  %r9,  %r10)
+    /* t = (r12, r8, r9, r10) < 2r; subtract r unless it borrows */
+    movq %r12, %rax; subq fr_modulus+0(%rip), %rax
+    movq %r8,  %rbx; sbbq fr_modulus+8(%rip), %rbx
+    movq %r9,  %rdx; sbbq fr_modulus+16(%rip), %rdx
+    movq %r10, %rsi; sbbq fr_modulus+24(%rip), %rsi
+    cmovcq %r12, %rax
+    cmovcq %r8,  %rbx
+    cmovcq %r9,  %rdx
+    cmovcq %r10, %rsi
+    movq %rax, 0(%rdi)
+    movq %rbx, 8(%rdi)
+    movq %rdx, 16(%rdi)
+    movq %rsi, 24(%rdi)
+    popq %r15
+    popq %r12
+    popq %rbx
+    ret
+    .size czk_fr_mul_adx, .-czk_fr_mul_adx
+
+#endif
+
+#if defined(__ELF__)
+    .section .note.GNU-stack, "", @progbits
+#endif

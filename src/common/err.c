@@ -1,0 +1,20 @@
+/* czk — error descriptions. */
+#include "czk/err.h"
+
+const char *czk_err_str(czk_err e) {
+    switch (e) {
+    case CZK_OK: return "ok";
+    case CZK_ERR_INVALID_ARGUMENT: return "invalid argument";
+    case CZK_ERR_NO_MEMORY: return "out of memory";
+    case CZK_ERR_IO: return "input/output error";
+    case CZK_ERR_BAD_LENGTH: return "encoding has the wrong length";
+    case CZK_ERR_NOT_CANONICAL: return "field element is not below its modulus";
+    case CZK_ERR_COMPRESSION_FLAG: return "compression flag does not match the encoding";
+    case CZK_ERR_INFINITY_NOT_ZERO: return "point at infinity with non-zero bits";
+    case CZK_ERR_SORT_FLAG: return "sort flag set on an uncompressed or infinity encoding";
+    case CZK_ERR_NOT_ON_CURVE: return "point is not on the curve";
+    case CZK_ERR_NOT_IN_SUBGROUP: return "point is not in the prime-order subgroup";
+    case CZK_ERR__COUNT: break;
+    }
+    return "unknown error";
+}
