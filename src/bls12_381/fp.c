@@ -33,9 +33,35 @@ void czk_fp_mul(czk_fp *r, const czk_fp *a, const czk_fp *b) {
 
 void czk_fp_sqr(czk_fp *r, const czk_fp *a) { czk_fp_mul(r, a, a); }
 
-void czk_fp_add(czk_fp *r, const czk_fp *a, const czk_fp *b) { mont_add_n(r->l, a->l, b->l, P, N); }
-void czk_fp_sub(czk_fp *r, const czk_fp *a, const czk_fp *b) { mont_sub_n(r->l, a->l, b->l, P, N); }
-void czk_fp_dbl(czk_fp *r, const czk_fp *a) { mont_add_n(r->l, a->l, a->l, P, N); }
+/* Additions use the assembly on the ADX path (it needs only x86-64, but the
+ * path switch keeps the portable C under test too). */
+void czk_fp_add(czk_fp *r, const czk_fp *a, const czk_fp *b) {
+#if CZK_HAVE_ADX_ASM
+    if (czk_mont_adx_active()) {
+        czk_fp_add_asm(r->l, a->l, b->l);
+        return;
+    }
+#endif
+    mont_add_n(r->l, a->l, b->l, P, N);
+}
+void czk_fp_sub(czk_fp *r, const czk_fp *a, const czk_fp *b) {
+#if CZK_HAVE_ADX_ASM
+    if (czk_mont_adx_active()) {
+        czk_fp_sub_asm(r->l, a->l, b->l);
+        return;
+    }
+#endif
+    mont_sub_n(r->l, a->l, b->l, P, N);
+}
+void czk_fp_dbl(czk_fp *r, const czk_fp *a) {
+#if CZK_HAVE_ADX_ASM
+    if (czk_mont_adx_active()) {
+        czk_fp_dbl_asm(r->l, a->l);
+        return;
+    }
+#endif
+    mont_add_n(r->l, a->l, a->l, P, N);
+}
 void czk_fp_neg(czk_fp *r, const czk_fp *a) { mont_neg_n(r->l, a->l, P, N); }
 void czk_fp_half(czk_fp *r, const czk_fp *a) { mont_half_n(r->l, a->l, P, N); }
 

@@ -12,6 +12,10 @@
 void czk_fp_mul_adx(uint64_t r[6], const uint64_t a[6], const uint64_t b[6]);
 /* r = a·b·2^-256 mod r, for a, b < r. */
 void czk_fr_mul_adx(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
+/* r = a ± b mod p, r = 2a mod p; plain x86-64 (used on both paths' CPUs). */
+void czk_fp_add_asm(uint64_t r[6], const uint64_t a[6], const uint64_t b[6]);
+void czk_fp_sub_asm(uint64_t r[6], const uint64_t a[6], const uint64_t b[6]);
+void czk_fp_dbl_asm(uint64_t r[6], const uint64_t a[6]);
 /* True when the CPU has BMI2 (MULX) and ADX (ADCX/ADOX). */
 bool czk_cpu_has_adx(void);
 /* The path in use (decided at first call from the CPU, changed by

@@ -145,6 +145,93 @@ czk_fr_mul_adx:
     ret
     .size czk_fr_mul_adx, .-czk_fr_mul_adx
 
+
+/* void czk_fp_add_asm(uint64_t r[6], const uint64_t a[6], const uint64_t b[6]);
+ * r = a + b mod p for a, b < p (plain x86-64, no ADX needed). The sum is
+ * stored, p is subtracted in registers, and a borrow restores the stored sum
+ * with conditional moves from memory: no branch on the data. */
+    .globl czk_fp_add_asm
+    .type czk_fp_add_asm, @function
+    .p2align 5
+czk_fp_add_asm:
+    movq 0(%rsi), %r8;  addq 0(%rdx), %r8
+    movq 8(%rsi), %r9;  adcq 8(%rdx), %r9
+    movq 16(%rsi), %r10; adcq 16(%rdx), %r10
+    movq 24(%rsi), %r11; adcq 24(%rdx), %r11
+    movq 32(%rsi), %rax; adcq 32(%rdx), %rax
+    movq 40(%rsi), %rcx; adcq 40(%rdx), %rcx
+    jmp fp_reduce_once
+
+/* r = t - p if t >= p, else t; t in (r8, r9, r10, r11, rax, rcx), t < 2p. */
+fp_reduce_once:
+    movq %r8, 0(%rdi)
+    movq %r9, 8(%rdi)
+    movq %r10, 16(%rdi)
+    movq %r11, 24(%rdi)
+    movq %rax, 32(%rdi)
+    movq %rcx, 40(%rdi)
+    subq fp_modulus+0(%rip), %r8
+    sbbq fp_modulus+8(%rip), %r9
+    sbbq fp_modulus+16(%rip), %r10
+    sbbq fp_modulus+24(%rip), %r11
+    sbbq fp_modulus+32(%rip), %rax
+    sbbq fp_modulus+40(%rip), %rcx
+    cmovcq 0(%rdi), %r8
+    cmovcq 8(%rdi), %r9
+    cmovcq 16(%rdi), %r10
+    cmovcq 24(%rdi), %r11
+    cmovcq 32(%rdi), %rax
+    cmovcq 40(%rdi), %rcx
+    movq %r8, 0(%rdi)
+    movq %r9, 8(%rdi)
+    movq %r10, 16(%rdi)
+    movq %r11, 24(%rdi)
+    movq %rax, 32(%rdi)
+    movq %rcx, 40(%rdi)
+    ret
+    .size czk_fp_add_asm, .-czk_fp_add_asm
+
+/* void czk_fp_dbl_asm(uint64_t r[6], const uint64_t a[6]); r = 2a mod p. */
+    .globl czk_fp_dbl_asm
+    .type czk_fp_dbl_asm, @function
+    .p2align 5
+czk_fp_dbl_asm:
+    movq 0(%rsi), %r8;  addq %r8, %r8
+    movq 8(%rsi), %r9;  adcq %r9, %r9
+    movq 16(%rsi), %r10; adcq %r10, %r10
+    movq 24(%rsi), %r11; adcq %r11, %r11
+    movq 32(%rsi), %rax; adcq %rax, %rax
+    movq 40(%rsi), %rcx; adcq %rcx, %rcx
+    jmp fp_reduce_once
+    .size czk_fp_dbl_asm, .-czk_fp_dbl_asm
+
+/* void czk_fp_sub_asm(uint64_t r[6], const uint64_t a[6], const uint64_t b[6]);
+ * r = a - b mod p: subtract, then add p masked by the borrow. */
+    .globl czk_fp_sub_asm
+    .type czk_fp_sub_asm, @function
+    .p2align 5
+czk_fp_sub_asm:
+    movq 0(%rsi), %r8;  subq 0(%rdx), %r8
+    movq 8(%rsi), %r9;  sbbq 8(%rdx), %r9
+    movq 16(%rsi), %r10; sbbq 16(%rdx), %r10
+    movq 24(%rsi), %r11; sbbq 24(%rdx), %r11
+    movq 32(%rsi), %rax; sbbq 32(%rdx), %rax
+    movq 40(%rsi), %rcx; sbbq 40(%rdx), %rcx
+    sbbq %rsi, %rsi            /* mask = borrow ? ~0 : 0 */
+    movq fp_modulus+0(%rip), %rdx;  andq %rsi, %rdx; addq %rdx, %r8
+    movq fp_modulus+8(%rip), %rdx;  andq %rsi, %rdx; adcq %rdx, %r9
+    movq fp_modulus+16(%rip), %rdx; andq %rsi, %rdx; adcq %rdx, %r10
+    movq fp_modulus+24(%rip), %rdx; andq %rsi, %rdx; adcq %rdx, %r11
+    movq fp_modulus+32(%rip), %rdx; andq %rsi, %rdx; adcq %rdx, %rax
+    movq fp_modulus+40(%rip), %rdx; andq %rsi, %rdx; adcq %rdx, %rcx
+    movq %r8, 0(%rdi)
+    movq %r9, 8(%rdi)
+    movq %r10, 16(%rdi)
+    movq %r11, 24(%rdi)
+    movq %rax, 32(%rdi)
+    movq %rcx, 40(%rdi)
+    ret
+    .size czk_fp_sub_asm, .-czk_fp_sub_asm
 #endif
 
 #if defined(__ELF__)
