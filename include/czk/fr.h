@@ -37,7 +37,8 @@ void czk_fr_dbl(czk_fr *r, const czk_fr *a);
 void czk_fr_mul(czk_fr *r, const czk_fr *a, const czk_fr *b);
 void czk_fr_sqr(czk_fr *r, const czk_fr *a);
 void czk_fr_pow(czk_fr *r, const czk_fr *a, const uint64_t *e, int n);
-void czk_fr_inv(czk_fr *r, const czk_fr *a);          /* 1/0 = 0 */
+void czk_fr_inv(czk_fr *r, const czk_fr *a);          /* 1/0 = 0; variable time (safegcd) */
+void czk_fr_inv_fermat(czk_fr *r, const czk_fr *a);   /* a^(r-2): slow reference */
 int czk_fr_legendre(const czk_fr *a);
 bool czk_fr_sqrt(czk_fr *r, const czk_fr *a);         /* Tonelli–Shanks */
 

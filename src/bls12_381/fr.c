@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "fp_adx.h"
+#include "modinv.h"
 #include "mont.h"
 
 #define N CZK_FR_LIMBS
@@ -68,7 +69,19 @@ void czk_fr_pow(czk_fr *r, const czk_fr *a, const uint64_t *e, int n) {
     *r = acc;
 }
 
+/* 2^768 mod r, see czk_fp_inv. */
+static const czk_fr FR_R3 = {{0xc62c1807439b73afULL, 0x1b3e0d188cf06990ULL, 0x73d13c71c7b5f418ULL,
+                              0x6e2a5bb9c8db33e9ULL}};
+
 void czk_fr_inv(czk_fr *r, const czk_fr *a) {
+    modinv_modulus mod;
+    modinv_modulus_init(&mod, R, N);
+    czk_fr t;
+    modinv_var(t.l, a->l, &mod);
+    czk_fr_mul(r, &t, &FR_R3);
+}
+
+void czk_fr_inv_fermat(czk_fr *r, const czk_fr *a) {
     uint64_t e[N];
     memcpy(e, R, sizeof e);
     e[0] -= 2;

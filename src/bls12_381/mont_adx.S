@@ -206,7 +206,8 @@ czk_fp_dbl_asm:
     .size czk_fp_dbl_asm, .-czk_fp_dbl_asm
 
 /* void czk_fp_sub_asm(uint64_t r[6], const uint64_t a[6], const uint64_t b[6]);
- * r = a - b mod p: subtract, then add p masked by the borrow. */
+ * r = a - b mod p: the difference is stored, p is added in registers, and
+ * without a borrow the stored difference is moved back. */
     .globl czk_fp_sub_asm
     .type czk_fp_sub_asm, @function
     .p2align 5
@@ -217,13 +218,26 @@ czk_fp_sub_asm:
     movq 24(%rsi), %r11; sbbq 24(%rdx), %r11
     movq 32(%rsi), %rax; sbbq 32(%rdx), %rax
     movq 40(%rsi), %rcx; sbbq 40(%rdx), %rcx
-    sbbq %rsi, %rsi            /* mask = borrow ? ~0 : 0 */
-    movq fp_modulus+0(%rip), %rdx;  andq %rsi, %rdx; addq %rdx, %r8
-    movq fp_modulus+8(%rip), %rdx;  andq %rsi, %rdx; adcq %rdx, %r9
-    movq fp_modulus+16(%rip), %rdx; andq %rsi, %rdx; adcq %rdx, %r10
-    movq fp_modulus+24(%rip), %rdx; andq %rsi, %rdx; adcq %rdx, %r11
-    movq fp_modulus+32(%rip), %rdx; andq %rsi, %rdx; adcq %rdx, %rax
-    movq fp_modulus+40(%rip), %rdx; andq %rsi, %rdx; adcq %rdx, %rcx
+    sbbq %rsi, %rsi            /* rsi = borrow ? ~0 : 0 */
+    movq %r8, 0(%rdi)
+    movq %r9, 8(%rdi)
+    movq %r10, 16(%rdi)
+    movq %r11, 24(%rdi)
+    movq %rax, 32(%rdi)
+    movq %rcx, 40(%rdi)
+    addq fp_modulus+0(%rip), %r8
+    adcq fp_modulus+8(%rip), %r9
+    adcq fp_modulus+16(%rip), %r10
+    adcq fp_modulus+24(%rip), %r11
+    adcq fp_modulus+32(%rip), %rax
+    adcq fp_modulus+40(%rip), %rcx
+    testq %rsi, %rsi           /* no borrow: keep the stored difference */
+    cmovzq 0(%rdi), %r8
+    cmovzq 8(%rdi), %r9
+    cmovzq 16(%rdi), %r10
+    cmovzq 24(%rdi), %r11
+    cmovzq 32(%rdi), %rax
+    cmovzq 40(%rdi), %rcx
     movq %r8, 0(%rdi)
     movq %r9, 8(%rdi)
     movq %r10, 16(%rdi)

@@ -23,6 +23,7 @@ typedef struct {
     void (*neg)(void *, const void *);
     void (*dbl)(void *, const void *);
     void (*inv)(void *, const void *);
+    void (*inv_fermat)(void *, const void *);
     void (*pow)(void *, const void *, const uint64_t *, int);
     bool (*sqrt)(void *, const void *);
     int (*legendre)(const void *);
@@ -39,6 +40,7 @@ typedef struct {
     static void f##_neg_(void *r, const void *a) { f##_neg(r, a); }                            \
     static void f##_dbl_(void *r, const void *a) { f##_dbl(r, a); }                            \
     static void f##_inv_(void *r, const void *a) { f##_inv(r, a); }                            \
+    static void f##_inv_fermat_(void *r, const void *a) { f##_inv_fermat(r, a); }              \
     static void f##_pow_(void *r, const void *a, const uint64_t *e, int n) { f##_pow(r, a, e, n); } \
     static bool f##_sqrt_(void *r, const void *a) { return f##_sqrt(r, a); }                  \
     static int f##_legendre_(const void *a) { return f##_legendre(a); }                        \
@@ -51,7 +53,7 @@ WRAP(czk_fr, czk_fr)
 
 #define FIELD(T, f, NAME, LIMBS, MINV)                                                          \
     {NAME, LIMBS, sizeof(T), f##_MODULUS_L, f##_ONE_L, f##_R2_L, MINV, f##_add_, f##_sub_,       \
-     f##_mul_, f##_sqr_, f##_neg_, f##_dbl_, f##_inv_, f##_pow_, f##_sqrt_, f##_legendre_,       \
+     f##_mul_, f##_sqr_, f##_neg_, f##_dbl_, f##_inv_, f##_inv_fermat_, f##_pow_, f##_sqrt_, f##_legendre_,       \
      f##_random_, f##_from_canonical_, f##_to_canonical_}
 
 #define czk_fp_MODULUS_L CZK_FP_MODULUS.l
@@ -127,6 +129,12 @@ static void check_ops(const field *F, czk_rng *rng, long cases) {
         if (i % 97 == 0) memset(a, 0, F->size);
         if (i % 89 == 1) memcpy(a, F->one, F->size);
         if (i % 83 == 2) F->neg(a, F->one);
+        if (i % 79 == 3) { /* a power of two, or its negation: long runs of zero bits */
+            uint64_t v[6] = {0};
+            int bit = (int)(czk_rng_next(rng) % (uint64_t)(64 * F->limbs - 3));
+            v[bit / 64] = 1ULL << (bit % 64);
+            if (F->from_canonical(a, v) && (i & 1)) F->neg(a, a);
+        }
         elem_to_mpz(F, x, a);
         elem_to_mpz(F, y, b);
 
@@ -167,6 +175,11 @@ static void check_ops(const field *F, czk_rng *rng, long cases) {
         } else {
             CHECK(mpz_invert(want, x, m));
             CHECK_MSG(elem_eq_mpz(F, r, want), "%s inv case %ld", F->name, i);
+        }
+        if (i % 64 == 0) {
+            uint8_t r2[48] __attribute__((aligned(8)));
+            F->inv_fermat(r2, a);
+            CHECK_MSG(!memcmp(r, r2, F->size), "%s safegcd inv = Fermat inv, case %ld", F->name, i);
         }
         int leg = F->legendre(a);
         CHECK_MSG(leg == mpz_legendre(x, m), "%s legendre case %ld", F->name, i);
