@@ -76,8 +76,24 @@ void czk_g1_mul_fr(czk_g1 *r, const czk_g1 *a, const czk_fr *k);
 /* zcash encodings (see ../shared/reference/bls12_381/README.md). */
 void czk_g1_to_compressed(uint8_t out[CZK_G1_COMPRESSED_BYTES], const czk_g1_affine *a);
 void czk_g1_to_uncompressed(uint8_t out[CZK_G1_UNCOMPRESSED_BYTES], const czk_g1_affine *a);
-/* Decodes either form (the 0x80 flag says which; len must match it). Every
- * malformed input gets its own error code; r is untouched on error. */
+/* Decoding. Every malformed input gets its own error code, checked in this
+ * order; r is untouched on error:
+ *   CZK_ERR_BAD_LENGTH        czk_g1_decode: len is 0, or does not match the
+ *                             form the 0x80 flag names (set: 48, clear: 96);
+ *   CZK_ERR_COMPRESSION_FLAG  the form-specific decoders: the 0x80 flag names
+ *                             the other form;
+ *   CZK_ERR_INFINITY_NOT_ZERO 0x40 set and any non-flag bit set (byte 0's low
+ *                             five bits, or any later byte);
+ *   CZK_ERR_SORT_FLAG         0x20 set on an uncompressed or infinity encoding;
+ *   CZK_ERR_NOT_CANONICAL     a coordinate >= p (flags masked off);
+ *   CZK_ERR_NOT_ON_CURVE      uncompressed (x, y) off the curve, or compressed
+ *                             x with x^3 + b not a square;
+ *   CZK_ERR_NOT_IN_SUBGROUP   not in the order-r subgroup (CHECKED mode only).
+ * czk_g1_decode takes either form, the 0x80 flag says which. */
 czk_err czk_g1_decode(czk_g1_affine *r, const uint8_t *in, size_t len, czk_decode_mode mode);
+czk_err czk_g1_decode_compressed(czk_g1_affine *r, const uint8_t in[CZK_G1_COMPRESSED_BYTES],
+                                 czk_decode_mode mode);
+czk_err czk_g1_decode_uncompressed(czk_g1_affine *r, const uint8_t in[CZK_G1_UNCOMPRESSED_BYTES],
+                                   czk_decode_mode mode);
 
 #endif

@@ -64,6 +64,13 @@ void czk_g2_mul_fr(czk_g2 *r, const czk_g2 *a, const czk_fr *k);
 
 void czk_g2_to_compressed(uint8_t out[CZK_G2_COMPRESSED_BYTES], const czk_g2_affine *a);
 void czk_g2_to_uncompressed(uint8_t out[CZK_G2_UNCOMPRESSED_BYTES], const czk_g2_affine *a);
+/* Same rules and error order as the G1 decoders (g1.h), with lengths 96
+ * (compressed) and 192 (uncompressed); each coordinate is c1 ‖ c0 and each
+ * of the four Fp parts must be < p. */
 czk_err czk_g2_decode(czk_g2_affine *r, const uint8_t *in, size_t len, czk_decode_mode mode);
+czk_err czk_g2_decode_compressed(czk_g2_affine *r, const uint8_t in[CZK_G2_COMPRESSED_BYTES],
+                                 czk_decode_mode mode);
+czk_err czk_g2_decode_uncompressed(czk_g2_affine *r, const uint8_t in[CZK_G2_UNCOMPRESSED_BYTES],
+                                   czk_decode_mode mode);
 
 #endif
