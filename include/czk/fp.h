@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "czk/err.h"
 #include "czk/rng.h"
 
 #define CZK_FP_LIMBS 6
@@ -56,8 +57,10 @@ void czk_fp_to_canonical(uint64_t v[CZK_FP_LIMBS], const czk_fp *a);
 bool czk_fp_from_bytes_be(czk_fp *r, const uint8_t in[CZK_FP_BYTES]);
 void czk_fp_to_bytes_be(uint8_t out[CZK_FP_BYTES], const czk_fp *a);
 
-/* Uniform random element. */
+/* Uniform random element from a seeded generator (reproducible). */
 void czk_fp_random(czk_fp *r, czk_rng *rng);
+/* Uniform random element from the operating system's CSPRNG. */
+czk_err czk_fp_random_os(czk_fp *r);
 
 /* Which multiplication code runs (for Fp and Fr): the portable __int128 path, or the x86-64
  * MULX/ADX path when the CPU has it. czk_fp_set_impl returns false when the

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "czk/err.h"
 #include "czk/rng.h"
 
 #define CZK_FR_LIMBS 4
@@ -54,6 +55,10 @@ void czk_fr_to_bytes_le(uint8_t out[CZK_FR_BYTES], const czk_fr *a);
 bool czk_fr_from_bytes_be(czk_fr *r, const uint8_t in[CZK_FR_BYTES]);
 void czk_fr_to_bytes_be(uint8_t out[CZK_FR_BYTES], const czk_fr *a);
 
+/* Uniform random element from a seeded generator (reproducible). */
 void czk_fr_random(czk_fr *r, czk_rng *rng);
+/* Uniform random element from the operating system's CSPRNG (toxic waste,
+ * proof randomness r and s). */
+czk_err czk_fr_random_os(czk_fr *r);
 
 #endif

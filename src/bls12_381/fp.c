@@ -197,3 +197,16 @@ void czk_fp_random(czk_fp *r, czk_rng *rng) {
         if (mont_lt_n(r->l, P, N)) return;
     }
 }
+
+czk_err czk_fp_random_os(czk_fp *r) {
+    for (;;) {
+        czk_fp t;
+        czk_err e = czk_os_random(t.l, sizeof t.l);
+        if (e != CZK_OK) return e;
+        t.l[N - 1] &= (1ULL << 61) - 1;
+        if (mont_lt_n(t.l, P, N)) {
+            *r = t;
+            return CZK_OK;
+        }
+    }
+}

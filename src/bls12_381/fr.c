@@ -194,3 +194,16 @@ void czk_fr_random(czk_fr *r, czk_rng *rng) {
         if (mont_lt_n(r->l, R, N)) return;
     }
 }
+
+czk_err czk_fr_random_os(czk_fr *r) {
+    for (;;) {
+        czk_fr t;
+        czk_err e = czk_os_random(t.l, sizeof t.l);
+        if (e != CZK_OK) return e;
+        t.l[N - 1] &= (1ULL << 63) - 1;
+        if (mont_lt_n(t.l, R, N)) {
+            *r = t;
+            return CZK_OK;
+        }
+    }
+}

@@ -355,6 +355,20 @@ static void check_fp2(czk_rng *rng, long cases) {
     CHECK(czk_fp2_legendre(&nr) == -1);
 }
 
+/* OS randomness: canonical, and not stuck on one value. */
+static void check_random_os(void) {
+    czk_fp a, b;
+    czk_fr s, t;
+    CHECK(czk_fp_random_os(&a) == CZK_OK && czk_fp_random_os(&b) == CZK_OK);
+    CHECK(!czk_fp_equal(&a, &b));
+    CHECK(czk_fr_random_os(&s) == CZK_OK && czk_fr_random_os(&t) == CZK_OK);
+    CHECK(!czk_fr_equal(&s, &t));
+    uint64_t v[6];
+    czk_fp_to_canonical(v, &a);
+    czk_fp c;
+    CHECK(czk_fp_from_canonical(&c, v));
+}
+
 int main(void) {
     czk_rng rng;
     test_seed_rng(&rng, "test_field_gmp");
@@ -378,5 +392,6 @@ int main(void) {
     check_encodings(&rng, cases / 10);
     check_roots_of_unity();
     check_fp2(&rng, cases / 20);
+    check_random_os();
     return test_finish("test_field_gmp");
 }
