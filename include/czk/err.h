@@ -17,6 +17,14 @@ typedef enum {
     CZK_ERR_SORT_FLAG,          /* 0x20 flag on an uncompressed or infinity encoding */
     CZK_ERR_NOT_ON_CURVE,       /* coordinates do not satisfy the curve equation */
     CZK_ERR_NOT_IN_SUBGROUP,    /* the point is not in the prime-order subgroup */
+    /* files */
+    CZK_ERR_FORMAT,             /* a file or buffer is malformed, truncated or of another kind */
+    CZK_ERR_MISMATCH,           /* files or inputs that belong to different circuits */
+    /* constraint systems and proofs */
+    CZK_ERR_UNSATISFIED,        /* a witness does not satisfy its constraints */
+    CZK_ERR_SYNTHESIS,          /* a circuit failed while synthesizing */
+    CZK_ERR_PROOF_INVALID,      /* a proof does not verify */
+    CZK_ERR_UNSUPPORTED,        /* valid, but beyond what this build supports */
     CZK_ERR__COUNT
 } czk_err;
 

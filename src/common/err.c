@@ -14,6 +14,12 @@ const char *czk_err_str(czk_err e) {
     case CZK_ERR_SORT_FLAG: return "sort flag set on an uncompressed or infinity encoding";
     case CZK_ERR_NOT_ON_CURVE: return "point is not on the curve";
     case CZK_ERR_NOT_IN_SUBGROUP: return "point is not in the prime-order subgroup";
+    case CZK_ERR_FORMAT: return "malformed or truncated data";
+    case CZK_ERR_MISMATCH: return "inputs belong to different circuits";
+    case CZK_ERR_UNSATISFIED: return "the witness does not satisfy the constraints";
+    case CZK_ERR_SYNTHESIS: return "circuit synthesis failed";
+    case CZK_ERR_PROOF_INVALID: return "the proof is invalid";
+    case CZK_ERR_UNSUPPORTED: return "not supported";
     case CZK_ERR__COUNT: break;
     }
     return "unknown error";

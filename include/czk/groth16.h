@@ -1,0 +1,137 @@
+/* czk — Groth16 over BLS12-381, bit-compatible with bellperson.
+ *
+ * Parameters (the SRS), verifying keys and proofs use bellperson's layout and
+ * meaning. Proving is split: czk_prove_start does the NTT/H work and every G1
+ * MSM and consumes the a/b/c vectors; czk_prove_finish does B in G2 and the
+ * assembly of A, B, C. See groth16_io.h for the files. */
+#ifndef CZK_GROTH16_H
+#define CZK_GROTH16_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "czk/bitmap.h"
+#include "czk/err.h"
+#include "czk/fr.h"
+#include "czk/g1.h"
+#include "czk/g2.h"
+#include "czk/pairing.h"
+#include "czk/pool.h"
+#include "czk/r1cs.h"
+
+typedef struct {
+    czk_g1_affine alpha_g1, beta_g1;
+    czk_g2_affine beta_g2, gamma_g2;
+    czk_g1_affine delta_g1;
+    czk_g2_affine delta_g2;
+    czk_g1_affine *ic; /* one per input, ONE first; czk_mem buffer (CZK_MEM_SRS) */
+    size_t n_ic;
+} czk_vk;
+
+/* bellperson's Parameters: the vk and the five queries. Points at infinity
+ * are dropped from a, b_g1 and b_g2 (so their lengths are the densities'
+ * totals); h has domain - 1 points and l one per aux variable. All arrays are
+ * czk_mem buffers tagged CZK_MEM_SRS. */
+typedef struct {
+    czk_vk vk;
+    czk_g1_affine *h;
+    size_t n_h;
+    czk_g1_affine *l;
+    size_t n_l;
+    czk_g1_affine *a;
+    size_t n_a;
+    czk_g1_affine *b_g1;
+    size_t n_b_g1;
+    czk_g2_affine *b_g2;
+    size_t n_b_g2;
+} czk_params;
+
+typedef struct {
+    czk_g1_affine a;
+    czk_g2_affine b;
+    czk_g1_affine c;
+} czk_proof;
+
+#define CZK_PROOF_BYTES 192 /* A (48) ‖ B (96) ‖ C (48), zcash compressed */
+
+void czk_vk_free(czk_vk *vk);
+void czk_params_free(czk_params *p); /* frees the arrays, not p itself */
+
+/* ---- setup (development parameters, NOT a trusted-setup ceremony) -------- */
+
+/* The toxic waste of bellperson's generate_parameters: random generators g1,
+ * g2 and the scalars α, β, γ, δ, τ. */
+typedef struct {
+    czk_g1 g1;
+    czk_g2 g2;
+    czk_fr alpha, beta, gamma, delta, tau;
+} czk_toxic;
+
+/* Deterministic toxic waste from a seed (reproducible test parameters). */
+void czk_toxic_from_seed(czk_toxic *t, uint64_t seed);
+/* Toxic waste from the operating system's CSPRNG. */
+czk_err czk_toxic_from_os(czk_toxic *t);
+
+/* Parameters for a recorded circuit, exactly as bellperson's
+ * generate_parameters computes them from the same toxic waste. Fails with
+ * CZK_ERR_INVALID_ARGUMENT (and a message) for an unconstrained aux variable,
+ * or when γ or δ is zero. */
+czk_err czk_groth16_setup(czk_params *out, const czk_r1cs *r1cs, const czk_toxic *toxic, czk_pool *pool,
+                          char *msg, size_t msglen);
+
+/* ---- proving --------------------------------------------------------------- */
+
+/* What a prover is given for one circuit instance. czk_prove_start takes
+ * ownership of every buffer (all czk_mem buffers): a, b, c are freed before
+ * it returns; input and aux move into the pending state if finish needs them
+ * and are freed at their last use. The densities are borrowed. */
+typedef struct {
+    czk_fr *input; /* n_input values, input[0] = 1 */
+    size_t n_input;
+    czk_fr *aux;
+    size_t n_aux;
+    czk_fr *a, *b, *c; /* n_abc = constraints + inputs evaluations each */
+    size_t n_abc;
+    const czk_bitmap *a_aux_density, *b_input_density, *b_aux_density;
+} czk_assignment;
+
+typedef struct czk_pending czk_pending;
+
+czk_err czk_prove_start(czk_pending **out, const czk_params *params, czk_assignment *asg, const czk_fr *r,
+                        const czk_fr *s, czk_pool *pool, char *msg, size_t msglen);
+/* Bytes the pending state holds (what finish still needs). */
+size_t czk_pending_bytes(const czk_pending *p);
+/* B in G2 and the assembly; consumes p (also on error). */
+czk_err czk_prove_finish(czk_proof *out, czk_pending *p, czk_pool *pool, char *msg, size_t msglen);
+/* Error path: frees everything p holds. NULL is ignored. */
+void czk_pending_destroy(czk_pending *p);
+/* start + finish. */
+czk_err czk_prove(czk_proof *out, const czk_params *params, czk_assignment *asg, const czk_fr *r, const czk_fr *s,
+                  czk_pool *pool, char *msg, size_t msglen);
+
+/* ---- verification ------------------------------------------------------------ */
+
+typedef struct {
+    czk_fp12 alpha_beta;          /* e(α, β) */
+    czk_g2_prepared neg_gamma;    /* -γ, prepared */
+    czk_g2_prepared neg_delta;    /* -δ, prepared */
+    czk_g2_affine beta_g2;        /* kept for batch verification */
+    czk_g2_affine gamma_g2, delta_g2;
+    czk_g1_affine alpha_g1;
+    czk_g1_affine *ic;            /* copy of the vk's IC */
+    size_t n_ic;
+} czk_prepared_vk;
+
+czk_err czk_vk_prepare(czk_prepared_vk *out, const czk_vk *vk);
+void czk_prepared_vk_free(czk_prepared_vk *pvk);
+
+/* CZK_OK for a valid proof, CZK_ERR_PROOF_INVALID for an invalid one,
+ * CZK_ERR_INVALID_ARGUMENT when the number of public inputs (without ONE)
+ * does not match the vk. */
+czk_err czk_verify(const czk_prepared_vk *pvk, const czk_proof *proof, const czk_fr *public_inputs, size_t n);
+/* Many proofs under one vk with a random linear combination (one final
+ * exponentiation); inputs are n_proofs rows of n values. CZK_OK when all are
+ * valid; CZK_ERR_PROOF_INVALID when at least one is not. */
+czk_err czk_verify_batch(const czk_prepared_vk *pvk, const czk_proof *proofs, size_t n_proofs,
+                         const czk_fr *public_inputs, size_t n);
+
+#endif
