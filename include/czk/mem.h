@@ -26,6 +26,10 @@ typedef enum {
 void *czk_mem_alloc(size_t bytes, czk_mem_tag tag);
 /* Frees a buffer from czk_mem_alloc (NULL is ignored) and uncharges it. */
 void czk_mem_free(void *p);
+/* Resizes a buffer from czk_mem_alloc to `bytes`, keeping its contents (new
+ * bytes are zero) and its tag; large buffers move with mremap, without a copy.
+ * NULL when out of memory, and p is then still valid. */
+void *czk_mem_realloc(void *p, size_t bytes);
 /* The size a buffer was allocated with. */
 size_t czk_mem_size(const void *p);
 

@@ -1,0 +1,436 @@
+/* czk — constraint systems in their three modes (recording, witness-only,
+ * checking) and the drivers that run a circuit in each.
+ *
+ * WITNESS mode is the hot path for 130M-variable circuits: an alloc is a
+ * bounds check and a 32-byte store into a growable czk_mem buffer, enforce
+ * only counts, namespaces only count their depth. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "czk/r1cs.h"
+#include "vec.h"
+
+/* While recording, an aux column is stored as its index with this bit set;
+ * the final column (index + n_inputs) is known only once synthesis ends. */
+#define AUX_BIT 0x80000000u
+#define MAX_VARS ((size_t)AUX_BIT - 1) /* n_inputs + n_aux must stay below */
+
+typedef struct {
+    r1cs_vec row_ptr; /* uint64_t */
+    r1cs_vec col;     /* uint32_t */
+    r1cs_vec coeff;   /* czk_fr */
+} matrix;
+
+struct czk_cs {
+    czk_cs_mode mode;
+    czk_err err; /* sticky: the first internal failure */
+    bool has_msg;
+    char msg[256];
+
+    size_t n_input, n_aux, n_constraints;
+    bool values_known;  /* values are stored in input/aux */
+    r1cs_vec input;     /* czk_fr */
+    r1cs_vec aux;       /* czk_fr */
+    czk_mem_tag value_tag;
+
+    matrix m[3]; /* RECORD: A, B, C */
+
+    size_t depth;       /* namespace depth (all modes) */
+    char *path;         /* CHECK: current namespace path, NUL-terminated */
+    size_t path_len, path_cap;
+    size_t *ns_start;   /* CHECK: path_len before each push */
+    size_t ns_cap;
+    bool unsatisfied;
+    char *fail_path;    /* CHECK: malloc'd path of the first failing constraint */
+};
+
+/* ---- errors ---------------------------------------------------------------- */
+
+static void set_msgv(czk_cs *cs, const char *fmt, va_list ap) {
+    if (cs->has_msg) return;
+    vsnprintf(cs->msg, sizeof cs->msg, fmt, ap);
+    cs->has_msg = true;
+}
+
+static void set_msg(czk_cs *cs, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void set_msg(czk_cs *cs, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    set_msgv(cs, fmt, ap);
+    va_end(ap);
+}
+
+czk_err czk_cs_error(czk_cs *cs, czk_err code, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    set_msgv(cs, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+static czk_err fail(czk_cs *cs, czk_err code, const char *what) {
+    if (!cs->err) {
+        cs->err = code;
+        set_msg(cs, "%s", what);
+    }
+    return cs->err;
+}
+
+/* ---- queries --------------------------------------------------------------- */
+
+bool czk_cs_needs_lc(const czk_cs *cs) { return cs->mode != CZK_CS_WITNESS; }
+czk_cs_mode czk_cs_get_mode(const czk_cs *cs) { return cs->mode; }
+size_t czk_cs_num_inputs(const czk_cs *cs) { return cs->n_input; }
+size_t czk_cs_num_aux(const czk_cs *cs) { return cs->n_aux; }
+size_t czk_cs_num_constraints(const czk_cs *cs) { return cs->n_constraints; }
+
+bool czk_cs_value(const czk_cs *cs, czk_var v, czk_fr *out) {
+    if (!cs->values_known) return false;
+    if (v.is_input) {
+        if (v.index >= cs->n_input) return false;
+        *out = ((const czk_fr *)cs->input.p)[v.index];
+    } else {
+        if (v.index >= cs->n_aux) return false;
+        *out = ((const czk_fr *)cs->aux.p)[v.index];
+    }
+    return true;
+}
+
+/* ---- allocation ------------------------------------------------------------ */
+
+static void drop_values(czk_cs *cs) {
+    cs->values_known = false;
+    vec_free(&cs->input);
+    vec_free(&cs->aux);
+}
+
+static czk_err alloc_slow(czk_cs *cs, r1cs_vec *vals, size_t *count, const czk_fr *value, const char *name,
+                          bool input) {
+    if (cs->err) return cs->err;
+    if (cs->n_input + cs->n_aux >= MAX_VARS) return fail(cs, CZK_ERR_UNSUPPORTED, "more than 2^31 - 1 variables");
+    if (!value) {
+        if (cs->mode != CZK_CS_RECORD) {
+            cs->err = CZK_ERR_SYNTHESIS;
+            set_msg(cs, "%s variable %zu (%s) has no value", input ? "input" : "aux", *count, name ? name : "?");
+            return cs->err;
+        }
+        if (cs->values_known) drop_values(cs);
+    } else if (cs->values_known) {
+        if (!vec_reserve(vals, vals->len + 1, sizeof(czk_fr), cs->value_tag))
+            return fail(cs, CZK_ERR_NO_MEMORY, "out of memory for the assignment");
+        ((czk_fr *)vals->p)[vals->len++] = *value;
+    }
+    (*count)++;
+    return CZK_OK;
+}
+
+czk_err czk_cs_alloc(czk_cs *cs, czk_var *out, const char *name, const czk_fr *value) {
+    out->index = (uint32_t)cs->n_aux;
+    out->is_input = 0;
+    r1cs_vec *v = &cs->aux;
+    /* fast path: a value, room in the buffer, no error, under the limit */
+    if (value && cs->values_known && v->len < v->cap && !cs->err && cs->n_input + cs->n_aux < MAX_VARS) {
+        ((czk_fr *)v->p)[v->len++] = *value;
+        cs->n_aux++;
+        return CZK_OK;
+    }
+    return alloc_slow(cs, v, &cs->n_aux, value, name, false);
+}
+
+czk_err czk_cs_alloc_input(czk_cs *cs, czk_var *out, const char *name, const czk_fr *value) {
+    out->index = (uint32_t)cs->n_input;
+    out->is_input = 1;
+    return alloc_slow(cs, &cs->input, &cs->n_input, value, name, true);
+}
+
+/* ---- namespaces ------------------------------------------------------------ */
+
+static bool path_reserve(czk_cs *cs, size_t need) {
+    if (need <= cs->path_cap) return true;
+    size_t cap = cs->path_cap ? cs->path_cap : 128;
+    while (cap < need) cap *= 2;
+    char *p = realloc(cs->path, cap);
+    if (!p) return false;
+    cs->path = p;
+    cs->path_cap = cap;
+    return true;
+}
+
+void czk_cs_push_namespace(czk_cs *cs, const char *name) {
+    size_t d = cs->depth++;
+    if (cs->mode != CZK_CS_CHECK || cs->err) return;
+    if (d >= cs->ns_cap) {
+        size_t cap = cs->ns_cap ? 2 * cs->ns_cap : 16;
+        size_t *s = realloc(cs->ns_start, cap * sizeof *s);
+        if (!s) {
+            fail(cs, CZK_ERR_NO_MEMORY, "out of memory for a namespace");
+            return;
+        }
+        cs->ns_start = s;
+        cs->ns_cap = cap;
+    }
+    cs->ns_start[d] = cs->path_len;
+    if (!name) name = "";
+    size_t n = strlen(name);
+    if (!path_reserve(cs, cs->path_len + n + 2)) {
+        fail(cs, CZK_ERR_NO_MEMORY, "out of memory for a namespace");
+        return;
+    }
+    if (cs->path_len) cs->path[cs->path_len++] = '/';
+    memcpy(cs->path + cs->path_len, name, n);
+    cs->path_len += n;
+    cs->path[cs->path_len] = 0;
+}
+
+void czk_cs_pop_namespace(czk_cs *cs) {
+    if (cs->depth == 0) return;
+    cs->depth--;
+    if (cs->mode != CZK_CS_CHECK || cs->err) return;
+    cs->path_len = cs->ns_start[cs->depth];
+    if (cs->path) cs->path[cs->path_len] = 0;
+}
+
+/* ---- constraints ----------------------------------------------------------- */
+
+static bool lc_in_range(const czk_cs *cs, const czk_lc *lc) {
+    for (size_t i = 0; i < lc->len; i++) {
+        const czk_var v = lc->terms[i].var;
+        if (v.index >= (v.is_input ? cs->n_input : cs->n_aux)) return false;
+    }
+    return true;
+}
+
+static bool record_row(matrix *m, const czk_lc *lc) {
+    size_t n = lc ? lc->len : 0;
+    if (!vec_reserve(&m->col, m->col.len + n, sizeof(uint32_t), CZK_MEM_R1CS) ||
+        !vec_reserve(&m->coeff, m->coeff.len + n, sizeof(czk_fr), CZK_MEM_R1CS) ||
+        !vec_reserve(&m->row_ptr, m->row_ptr.len + 1, sizeof(uint64_t), CZK_MEM_R1CS))
+        return false;
+    uint32_t *col = (uint32_t *)m->col.p + m->col.len;
+    czk_fr *coeff = (czk_fr *)m->coeff.p + m->coeff.len;
+    for (size_t i = 0; i < n; i++) {
+        const czk_lc_term *t = &lc->terms[i];
+        col[i] = t->var.is_input ? t->var.index : (t->var.index | AUX_BIT);
+        coeff[i] = t->coeff;
+    }
+    m->col.len += n;
+    m->coeff.len += n;
+    ((uint64_t *)m->row_ptr.p)[m->row_ptr.len++] = (uint64_t)m->col.len;
+    return true;
+}
+
+static void eval_or_zero(czk_fr *out, const czk_cs *cs, const czk_lc *lc) {
+    if (lc) czk_lc_eval(out, lc, cs->input.p, cs->aux.p);
+    else czk_fr_set_zero(out);
+}
+
+static void note_failure(czk_cs *cs, const char *name) {
+    char idx[32];
+    if (!name) {
+        snprintf(idx, sizeof idx, "#%zu", cs->n_constraints);
+        name = idx;
+    }
+    size_t n = strlen(name);
+    char *p = malloc(cs->path_len + n + 2);
+    if (!p) {
+        fail(cs, CZK_ERR_NO_MEMORY, "out of memory for a constraint path");
+        return;
+    }
+    size_t k = 0;
+    if (cs->path_len) {
+        memcpy(p, cs->path, cs->path_len);
+        k = cs->path_len;
+        p[k++] = '/';
+    }
+    memcpy(p + k, name, n + 1);
+    cs->fail_path = p;
+    cs->unsatisfied = true;
+}
+
+void czk_cs_enforce(czk_cs *cs, const char *name, const czk_lc *a, const czk_lc *b, const czk_lc *c) {
+    if (cs->mode == CZK_CS_WITNESS) {
+        cs->n_constraints++;
+        return;
+    }
+    if (cs->err) return;
+    const czk_lc *lcs[3] = {a, b, c};
+    for (int k = 0; k < 3; k++) {
+        if (!lcs[k]) continue;
+        if (lcs[k]->failed) {
+            fail(cs, CZK_ERR_NO_MEMORY, "out of memory while building a linear combination");
+            return;
+        }
+        if (!lc_in_range(cs, lcs[k])) {
+            cs->err = CZK_ERR_SYNTHESIS;
+            set_msg(cs, "constraint %zu (%s) uses a variable that was not allocated", cs->n_constraints,
+                    name ? name : "?");
+            return;
+        }
+    }
+    if (cs->mode == CZK_CS_RECORD) {
+        for (int k = 0; k < 3; k++)
+            if (!record_row(&cs->m[k], lcs[k])) {
+                fail(cs, CZK_ERR_NO_MEMORY, "out of memory while recording constraints");
+                return;
+            }
+    } else if (!cs->unsatisfied) { /* CHECK */
+        czk_fr va, vb, vc;
+        eval_or_zero(&va, cs, a);
+        eval_or_zero(&vb, cs, b);
+        eval_or_zero(&vc, cs, c);
+        czk_fr_mul(&va, &va, &vb);
+        if (!czk_fr_equal(&va, &vc)) note_failure(cs, name);
+    }
+    cs->n_constraints++;
+}
+
+/* ---- drivers --------------------------------------------------------------- */
+
+static void cs_init(czk_cs *cs, czk_cs_mode mode) {
+    memset(cs, 0, sizeof *cs);
+    cs->mode = mode;
+    cs->values_known = true;
+    cs->value_tag = mode == CZK_CS_WITNESS ? CZK_MEM_SYNTH : CZK_MEM_AUX;
+}
+
+static void cs_free(czk_cs *cs) {
+    vec_free(&cs->input);
+    vec_free(&cs->aux);
+    for (int k = 0; k < 3; k++) {
+        vec_free(&cs->m[k].row_ptr);
+        vec_free(&cs->m[k].col);
+        vec_free(&cs->m[k].coeff);
+    }
+    free(cs->path);
+    free(cs->ns_start);
+    free(cs->fail_path);
+}
+
+static void put_msg(char *msg, size_t msglen, const char *text) {
+    if (msg && msglen) snprintf(msg, msglen, "%s", text);
+}
+
+/* Allocates ONE, runs fn, and settles the result: fn's error, else the sticky
+ * error. msg gets the recorded message or the error's description. */
+static czk_err run(czk_cs *cs, czk_synthesize_fn fn, void *ctx, char *msg, size_t msglen) {
+    czk_var one;
+    czk_err e = czk_cs_alloc_input(cs, &one, "ONE", &CZK_FR_ONE);
+    if (!e) e = fn(cs, ctx);
+    if (!e) e = cs->err;
+    if (e) {
+        char buf[320];
+        snprintf(buf, sizeof buf, "synthesis failed (%s)%s%s", czk_err_str(e), cs->has_msg ? ": " : "",
+                 cs->has_msg ? cs->msg : "");
+        put_msg(msg, msglen, buf);
+    }
+    return e;
+}
+
+czk_err czk_r1cs_record(czk_r1cs *out, czk_synthesize_fn fn, void *ctx, char *msg, size_t msglen) {
+    memset(out, 0, sizeof *out);
+    czk_cs *cs = malloc(sizeof *cs);
+    if (!cs) return CZK_ERR_NO_MEMORY;
+    cs_init(cs, CZK_CS_RECORD);
+    czk_err e = CZK_OK;
+    for (int k = 0; k < 3 && !e; k++) {
+        if (!vec_reserve(&cs->m[k].row_ptr, 1, sizeof(uint64_t), CZK_MEM_R1CS)) e = CZK_ERR_NO_MEMORY;
+        else ((uint64_t *)cs->m[k].row_ptr.p)[cs->m[k].row_ptr.len++] = 0;
+    }
+    if (e) put_msg(msg, msglen, "out of memory");
+    else e = run(cs, fn, ctx, msg, msglen);
+    if (!e) {
+        uint32_t base = (uint32_t)cs->n_input;
+        for (int k = 0; k < 3; k++) {
+            matrix *m = &cs->m[k];
+            uint32_t *col = m->col.p;
+            for (size_t i = 0; i < m->col.len; i++)
+                if (col[i] & AUX_BIT) col[i] = (col[i] & ~AUX_BIT) + base;
+            if (!vec_shrink(&m->row_ptr, sizeof(uint64_t), CZK_MEM_R1CS) ||
+                !vec_shrink(&m->col, sizeof(uint32_t), CZK_MEM_R1CS) ||
+                !vec_shrink(&m->coeff, sizeof(czk_fr), CZK_MEM_R1CS)) {
+                e = CZK_ERR_NO_MEMORY;
+                put_msg(msg, msglen, "out of memory");
+                break;
+            }
+        }
+    }
+    if (!e) {
+        out->n_inputs = cs->n_input;
+        out->n_aux = cs->n_aux;
+        out->n_constraints = cs->n_constraints;
+        czk_csr *dst[3] = {&out->a, &out->b, &out->c};
+        for (int k = 0; k < 3; k++) {
+            matrix *m = &cs->m[k];
+            dst[k]->row_ptr = m->row_ptr.p;
+            dst[k]->col = m->col.p;
+            dst[k]->coeff = m->coeff.p;
+            dst[k]->nnz = m->col.len;
+            *m = (matrix){0};
+        }
+    }
+    cs_free(cs);
+    free(cs);
+    return e;
+}
+
+void czk_r1cs_free(czk_r1cs *r) {
+    czk_csr *m[3] = {&r->a, &r->b, &r->c};
+    for (int k = 0; k < 3; k++) {
+        czk_mem_free(m[k]->row_ptr);
+        czk_mem_free(m[k]->col);
+        czk_mem_free(m[k]->coeff);
+    }
+    memset(r, 0, sizeof *r);
+}
+
+czk_err czk_witness_generate_reserve(czk_witness *out, czk_synthesize_fn fn, void *ctx, size_t n_input_hint,
+                                     size_t n_aux_hint, char *msg, size_t msglen) {
+    memset(out, 0, sizeof *out);
+    czk_cs *cs = malloc(sizeof *cs);
+    if (!cs) return CZK_ERR_NO_MEMORY;
+    cs_init(cs, CZK_CS_WITNESS);
+    czk_err e = CZK_OK;
+    if ((n_input_hint && !vec_reserve(&cs->input, n_input_hint, sizeof(czk_fr), CZK_MEM_SYNTH)) ||
+        (n_aux_hint && !vec_reserve(&cs->aux, n_aux_hint, sizeof(czk_fr), CZK_MEM_SYNTH))) {
+        e = CZK_ERR_NO_MEMORY;
+        put_msg(msg, msglen, "out of memory reserving the witness");
+    }
+    if (!e) e = run(cs, fn, ctx, msg, msglen);
+    if (!e) {
+        out->input = cs->input.p;
+        out->n_input = cs->n_input;
+        out->aux = cs->n_aux ? cs->aux.p : NULL;
+        out->n_aux = cs->n_aux;
+        cs->input = (r1cs_vec){0};
+        if (cs->n_aux) cs->aux = (r1cs_vec){0};
+    }
+    cs_free(cs);
+    free(cs);
+    return e;
+}
+
+czk_err czk_witness_generate(czk_witness *out, czk_synthesize_fn fn, void *ctx, char *msg, size_t msglen) {
+    return czk_witness_generate_reserve(out, fn, ctx, 0, 0, msg, msglen);
+}
+
+void czk_witness_free(czk_witness *w) {
+    czk_mem_free(w->input);
+    czk_mem_free(w->aux);
+    memset(w, 0, sizeof *w);
+}
+
+czk_err czk_cs_check(czk_synthesize_fn fn, void *ctx, char *msg, size_t msglen) {
+    czk_cs *cs = malloc(sizeof *cs);
+    if (!cs) return CZK_ERR_NO_MEMORY;
+    cs_init(cs, CZK_CS_CHECK);
+    czk_err e = run(cs, fn, ctx, msg, msglen);
+    if (!e && cs->unsatisfied) {
+        e = CZK_ERR_UNSATISFIED;
+        put_msg(msg, msglen, cs->fail_path);
+    }
+    cs_free(cs);
+    free(cs);
+    return e;
+}
