@@ -10,12 +10,15 @@ JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_ARGS ?=
 GENERATOR  := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 
-.PHONY: all build demo test test-release test-sanitize bench deps clean
+.PHONY: all build demo test test-release test-sanitize bench deps tools clean
 
 all: build
 
 deps:
 	@scripts/install-deps --check >/dev/null 2>&1 || scripts/install-deps
+
+tools:
+	@scripts/install-tools
 
 $(BUILD)/CMakeCache.txt: | deps
 	cmake -S . -B $(BUILD) $(GENERATOR) -DCMAKE_BUILD_TYPE=Release $(CMAKE_ARGS)
@@ -26,18 +29,22 @@ build: $(BUILD)/CMakeCache.txt
 demo: build
 	$(BUILD)/czk demo
 
-test-release: build
+test-release: build tools
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 test-sanitize: | deps
 	cmake -S . -B $(BUILD_SAN) $(GENERATOR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCZK_SANITIZE=ON $(CMAKE_ARGS)
 	cmake --build $(BUILD_SAN) -j $(JOBS)
-	cd $(BUILD_SAN) && CZK_TEST_SCALE=$${CZK_TEST_SCALE:-0.2} ctest --output-on-failure -j $(JOBS)
+	cd $(BUILD_SAN) && CZK_TEST_SCALE=$${CZK_TEST_SCALE:-0.2} ctest --output-on-failure -j $(JOBS) -E 'fuzz_decoders|snarkjs_verify'
 
 test: test-release test-sanitize
 
 bench: build
 	$(BUILD)/bench_bls12_381
+	$(BUILD)/bench_poly
+	$(BUILD)/bench_msm
+	$(BUILD)/bench_r1cs
+	$(BUILD)/bench_groth16
 
 clean:
 	rm -rf $(BUILD) $(BUILD_SAN)

@@ -114,10 +114,9 @@ typedef struct {
     czk_fp12 alpha_beta;          /* e(α, β) */
     czk_g2_prepared neg_gamma;    /* -γ, prepared */
     czk_g2_prepared neg_delta;    /* -δ, prepared */
-    czk_g2_affine beta_g2;        /* kept for batch verification */
-    czk_g2_affine gamma_g2, delta_g2;
+    czk_g2_affine beta_g2, gamma_g2, delta_g2; /* for batch verification */
     czk_g1_affine alpha_g1;
-    czk_g1_affine *ic;            /* copy of the vk's IC */
+    czk_g1_affine *ic;            /* copy of the vk's IC (malloc) */
     size_t n_ic;
 } czk_prepared_vk;
 

@@ -1,0 +1,44 @@
+/* czk — the command-line tool: shared helpers for the commands. */
+#ifndef CZK_CLI_H
+#define CZK_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Exit codes: 0 success (or "valid"), 1 failure (or "invalid"), 2 usage. */
+#define CLI_OK 0
+#define CLI_FAIL 1
+#define CLI_USAGE 2
+
+/* --name value options after the command words. */
+typedef struct {
+    const char *name;
+    const char *value;
+    bool used;
+} cli_opt;
+
+typedef struct {
+    cli_opt opts[16];
+    int n;
+    const char *positional[4];
+    int npos;
+} cli_args;
+
+/* Parses argv[from..]; false (and a message on stderr) on a malformed line. */
+bool cli_parse(cli_args *a, int argc, char **argv, int from, const char *const *known);
+const char *cli_get(cli_args *a, const char *name);
+/* Reports a required option that is missing; returns CLI_USAGE. */
+int cli_missing(const char *cmd, const char *name);
+bool cli_parse_u64(const char *s, uint64_t *out);
+double cli_now(void);
+
+int cmd_demo(int argc, char **argv);
+int cmd_setup(int argc, char **argv);
+int cmd_prove(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_params_info(int argc, char **argv);
+int cmd_circuit_info(int argc, char **argv);
+
+#endif

@@ -1,0 +1,50 @@
+/* czk — circuit providers: what the CLI, the prover and (later) the engine
+ * know about a circuit id. Built-in ids:
+ *   demo          knowledge of x with x^(2^n) = y (n = 10); y is public
+ *   synthetic-K   K = 10 … 27: an always-satisfiable circuit shaped like a
+ *                 32 GiB PoRep partition, scaled so that its evaluation
+ *                 domain (constraints + inputs) is exactly 2^K
+ * The input of an instance is a 64-bit seed that picks its witness; the
+ * R1CS never depends on it. */
+#ifndef CZK_CIRCUIT_H
+#define CZK_CIRCUIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "czk/err.h"
+#include "czk/r1cs.h"
+
+/* The shape of a synthetic circuit (all averages per circuit row). */
+typedef struct {
+    size_t constraints;     /* rows of the circuit (bellperson adds one per input) */
+    size_t inputs;          /* public inputs, ONE included */
+    double nnz_a, nnz_b, nnz_c;
+    double bool_fraction;   /* variables constrained boolean, (1 - v)·v = 0: the b_aux density */
+    double binary_fraction; /* witness values that are 0 or 1 */
+} czk_synthetic_profile;
+
+/* The 32 GiB PoRep partition's statistics (../shared/reference/filecoin),
+ * scaled to a domain of 2^k. */
+czk_err czk_synthetic_profile_porep(czk_synthetic_profile *p, unsigned k);
+
+typedef struct czk_circuit czk_circuit;
+struct czk_circuit {
+    char id[64];
+    size_t partitions; /* proofs per instance; 1 for the built-in circuits */
+    /* Synthesizes partition `partition` of the instance picked by seed. */
+    czk_err (*synthesize)(czk_cs *cs, const czk_circuit *c, size_t partition, uint64_t seed);
+    czk_synthetic_profile profile; /* synthetic circuits only */
+    unsigned demo_rounds;          /* demo only */
+};
+
+/* Looks up a built-in circuit; CZK_ERR_INVALID_ARGUMENT with a message
+ * listing the valid ids when unknown. */
+czk_err czk_circuit_find(czk_circuit *out, const char *id, char *msg, size_t msglen);
+
+/* Record / witness / check one partition (adapters over r1cs.h). */
+czk_err czk_circuit_record(const czk_circuit *c, czk_r1cs *out, char *msg, size_t msglen);
+czk_err czk_circuit_witness(const czk_circuit *c, size_t partition, uint64_t seed, czk_witness *out, char *msg,
+                            size_t msglen);
+czk_err czk_circuit_check(const czk_circuit *c, size_t partition, uint64_t seed, char *msg, size_t msglen);
+
+#endif

@@ -1,0 +1,10 @@
+/* czk — internal: the synthesizers of the built-in circuits. */
+#ifndef CZK_CIRCUITS_INTERNAL_H
+#define CZK_CIRCUITS_INTERNAL_H
+
+#include "czk/circuit.h"
+
+czk_err czk_demo_synthesize(czk_cs *cs, const czk_circuit *c, size_t partition, uint64_t seed);
+czk_err czk_synthetic_synthesize(czk_cs *cs, const czk_circuit *c, size_t partition, uint64_t seed);
+
+#endif

@@ -1,0 +1,270 @@
+/* czk — the Groth16 prover, split in two (see include/czk/groth16.h):
+ *
+ * start:  H = (A·B - C)/Z through NTTs (czk_poly_h), then the G1 MSMs
+ *         H·h, aux·l, w·a (inputs full, aux by a_aux density) and w·b_g1
+ *         (by the b densities); a, b, c are freed as soon as H is known and
+ *         the H MSM has run. The witness moves into the pending state.
+ * finish: B in G2 = w·b_g2 (by the b densities), then bellperson's assembly
+ *         A = α + Σa + rδ,  B = β + Σb_g2 + sδ,
+ *         C = sΣa + rΣb_g1 + rsδ + sα + rβ + Σh + Σl,
+ *         and the witness is freed. */
+#include <stdio.h>
+#include <string.h>
+
+#include "czk/groth16.h"
+#include "czk/mem.h"
+#include "czk/msm.h"
+#include "czk/poly.h"
+
+#define SET_MSG(...)                                          \
+    do {                                                      \
+        if (msg && msglen) snprintf(msg, msglen, __VA_ARGS__); \
+    } while (0)
+
+struct czk_pending {
+    const czk_params *params;
+    czk_fr *input, *aux; /* owned (czk_mem) */
+    size_t n_input, n_aux;
+    const czk_bitmap *b_input_density, *b_aux_density;
+    czk_g1 a_sum, b_g1_sum, h_sum, l_sum;
+    czk_fr r, s;
+};
+
+size_t czk_pending_bytes(const czk_pending *p) {
+    return p ? sizeof *p + czk_mem_size(p->input) + czk_mem_size(p->aux) : 0;
+}
+
+void czk_pending_destroy(czk_pending *p) {
+    if (!p) return;
+    czk_mem_free(p->input);
+    czk_mem_free(p->aux);
+    czk_mem_free(p);
+}
+
+static void assignment_release(czk_assignment *asg) {
+    czk_mem_free(asg->a);
+    czk_mem_free(asg->b);
+    czk_mem_free(asg->c);
+    czk_mem_free(asg->input);
+    czk_mem_free(asg->aux);
+    asg->a = asg->b = asg->c = asg->input = asg->aux = NULL;
+}
+
+/* Makes v hold n entries (zero beyond its n_abc values), reallocating when
+ * its buffer is shorter. */
+static czk_err widen(czk_fr **v, size_t have, size_t n) {
+    if (czk_mem_size(*v) >= n * sizeof(czk_fr)) {
+        memset(*v + have, 0, (n - have) * sizeof(czk_fr));
+        return CZK_OK;
+    }
+    czk_fr *w = czk_mem_alloc(n * sizeof(czk_fr), CZK_MEM_ABC);
+    if (!w) return CZK_ERR_NO_MEMORY;
+    memcpy(w, *v, have * sizeof(czk_fr));
+    czk_mem_free(*v);
+    *v = w;
+    return CZK_OK;
+}
+
+/* Two MSMs over one query split as [inputs | aux]: r = in·q[0..k) + aux·q[k..). */
+static czk_err msm_split_g1(czk_g1 *r, const czk_g1_affine *q, size_t nq, const czk_fr *in, size_t n_in,
+                            const czk_bitmap *in_density, const czk_fr *aux, size_t n_aux,
+                            const czk_bitmap *aux_density, czk_pool *pool) {
+    size_t k = in_density ? czk_bitmap_count(in_density) : n_in;
+    czk_g1 t;
+    czk_err e = czk_msm_g1(r, q, in, n_in, in_density, pool);
+    if (e != CZK_OK) return e;
+    e = czk_msm_g1(&t, q + k, aux, n_aux, aux_density, pool);
+    if (e != CZK_OK) return e;
+    (void)nq;
+    czk_g1_add(r, r, &t);
+    return CZK_OK;
+}
+
+static czk_err check_shapes(const czk_params *p, const czk_assignment *asg, size_t domain_n, char *msg,
+                            size_t msglen) {
+    if (asg->n_input != p->vk.n_ic) {
+        SET_MSG("the assignment has %zu inputs, the parameters %zu", asg->n_input, p->vk.n_ic);
+        return CZK_ERR_MISMATCH;
+    }
+    if (asg->n_aux != p->n_l) {
+        SET_MSG("the assignment has %zu aux variables, the parameters %zu", asg->n_aux, p->n_l);
+        return CZK_ERR_MISMATCH;
+    }
+    if (domain_n - 1 != p->n_h) {
+        SET_MSG("%zu constraint evaluations need %zu h points, the parameters have %zu", asg->n_abc,
+                domain_n - 1, p->n_h);
+        return CZK_ERR_MISMATCH;
+    }
+    if (asg->n_input == 0 || !asg->input || (asg->n_aux && !asg->aux) || !asg->a || !asg->b || !asg->c) {
+        SET_MSG("the assignment is incomplete");
+        return CZK_ERR_INVALID_ARGUMENT;
+    }
+    if (!asg->a_aux_density || !asg->b_input_density || !asg->b_aux_density ||
+        asg->a_aux_density->nbits != asg->n_aux || asg->b_aux_density->nbits != asg->n_aux ||
+        asg->b_input_density->nbits != asg->n_input) {
+        SET_MSG("the density bitmaps do not match the assignment's sizes");
+        return CZK_ERR_INVALID_ARGUMENT;
+    }
+    size_t na = asg->n_input + czk_bitmap_count(asg->a_aux_density);
+    size_t nb = czk_bitmap_count(asg->b_input_density) + czk_bitmap_count(asg->b_aux_density);
+    if (na != p->n_a || nb != p->n_b_g1 || nb != p->n_b_g2) {
+        SET_MSG("the densities select %zu A and %zu B points; the parameters have %zu, %zu and %zu", na, nb, p->n_a,
+                p->n_b_g1, p->n_b_g2);
+        return CZK_ERR_MISMATCH;
+    }
+    return CZK_OK;
+}
+
+czk_err czk_prove_start(czk_pending **out, const czk_params *params, czk_assignment *asg, const czk_fr *r,
+                        const czk_fr *s, czk_pool *pool, char *msg, size_t msglen) {
+    *out = NULL;
+    czk_domain dom;
+    czk_err e = czk_domain_init(&dom, asg->n_abc);
+    if (e != CZK_OK) {
+        SET_MSG("%zu constraint evaluations exceed the largest evaluation domain", asg->n_abc);
+        assignment_release(asg);
+        return e;
+    }
+    if ((e = check_shapes(params, asg, dom.n, msg, msglen)) != CZK_OK) goto fail_early;
+    if (czk_g1_affine_is_infinity(&params->vk.delta_g1) || czk_g2_affine_is_infinity(&params->vk.delta_g2)) {
+        SET_MSG("the parameters' delta is the identity (a subverted setup)");
+        e = CZK_ERR_INVALID_ARGUMENT;
+        goto fail_early;
+    }
+    czk_pending *p = czk_mem_alloc(sizeof *p, CZK_MEM_PENDING);
+    if (!p) {
+        e = CZK_ERR_NO_MEMORY;
+        SET_MSG("out of memory");
+        goto fail_early;
+    }
+    p->params = params;
+    p->r = *r;
+    p->s = *s;
+    p->b_input_density = asg->b_input_density;
+    p->b_aux_density = asg->b_aux_density;
+
+    /* H, then a, b, c are dead */
+    if ((e = widen(&asg->a, asg->n_abc, dom.n)) != CZK_OK || (e = widen(&asg->b, asg->n_abc, dom.n)) != CZK_OK ||
+        (e = widen(&asg->c, asg->n_abc, dom.n)) != CZK_OK) {
+        SET_MSG("out of memory widening a, b, c to the domain size %zu", dom.n);
+        goto fail;
+    }
+    if ((e = czk_poly_h(&dom, asg->a, asg->b, asg->c, pool)) != CZK_OK) {
+        SET_MSG("computing H failed: %s", czk_err_str(e));
+        goto fail;
+    }
+    czk_mem_free(asg->b);
+    czk_mem_free(asg->c);
+    asg->b = asg->c = NULL;
+    e = czk_msm_g1(&p->h_sum, params->h, asg->a, dom.n - 1, NULL, pool);
+    czk_mem_free(asg->a);
+    asg->a = NULL;
+    if (e != CZK_OK) {
+        SET_MSG("the H MSM failed: %s", czk_err_str(e));
+        goto fail;
+    }
+
+    /* L, A and B in G1 */
+    if ((e = czk_msm_g1(&p->l_sum, params->l, asg->aux, asg->n_aux, NULL, pool)) != CZK_OK ||
+        (e = msm_split_g1(&p->a_sum, params->a, params->n_a, asg->input, asg->n_input, NULL, asg->aux, asg->n_aux,
+                          asg->a_aux_density, pool)) != CZK_OK ||
+        (e = msm_split_g1(&p->b_g1_sum, params->b_g1, params->n_b_g1, asg->input, asg->n_input,
+                          asg->b_input_density, asg->aux, asg->n_aux, asg->b_aux_density, pool)) != CZK_OK) {
+        SET_MSG("a G1 MSM failed: %s", czk_err_str(e));
+        goto fail;
+    }
+
+    /* the witness is what finish still needs */
+    p->input = asg->input;
+    p->n_input = asg->n_input;
+    p->aux = asg->aux;
+    p->n_aux = asg->n_aux;
+    asg->input = asg->aux = NULL;
+    czk_domain_free(&dom);
+    *out = p;
+    return CZK_OK;
+
+fail:
+    czk_pending_destroy(p);
+fail_early:
+    assignment_release(asg);
+    czk_domain_free(&dom);
+    return e;
+}
+
+/* k·P for any point of the curve (parameters read in trusted mode are not
+ * known to be in the subgroup, where the endomorphism shortcut would apply). */
+static void g1_mul(czk_g1 *r, const czk_g1 *p, const czk_fr *k) {
+    uint64_t v[CZK_FR_LIMBS];
+    czk_fr_to_canonical(v, k);
+    czk_g1_mul(r, p, v, CZK_FR_LIMBS);
+}
+
+static void g2_mul(czk_g2 *r, const czk_g2 *p, const czk_fr *k) {
+    uint64_t v[CZK_FR_LIMBS];
+    czk_fr_to_canonical(v, k);
+    czk_g2_mul(r, p, v, CZK_FR_LIMBS);
+}
+
+czk_err czk_prove_finish(czk_proof *out, czk_pending *p, czk_pool *pool, char *msg, size_t msglen) {
+    const czk_params *params = p->params;
+    const czk_vk *vk = &params->vk;
+    czk_g2 b_sum, t2;
+    size_t k = czk_bitmap_count(p->b_input_density);
+    czk_err e = czk_msm_g2(&b_sum, params->b_g2, p->input, p->n_input, p->b_input_density, pool);
+    if (e == CZK_OK) e = czk_msm_g2(&t2, params->b_g2 + k, p->aux, p->n_aux, p->b_aux_density, pool);
+    if (e != CZK_OK) {
+        SET_MSG("the B MSM in G2 failed: %s", czk_err_str(e));
+        czk_pending_destroy(p);
+        return e;
+    }
+    czk_g2_add(&b_sum, &b_sum, &t2);
+    czk_mem_free(p->input);
+    czk_mem_free(p->aux);
+    p->input = p->aux = NULL;
+
+    czk_g1 g_a, g_c, t, delta1, alpha1, beta1;
+    czk_g2 g_b, delta2, beta2;
+    czk_g1_from_affine(&delta1, &vk->delta_g1);
+    czk_g1_from_affine(&alpha1, &vk->alpha_g1);
+    czk_g1_from_affine(&beta1, &vk->beta_g1);
+    czk_g2_from_affine(&delta2, &vk->delta_g2);
+    czk_g2_from_affine(&beta2, &vk->beta_g2);
+
+    /* A = rδ + α + Σa */
+    g1_mul(&g_a, &delta1, &p->r);
+    czk_g1_add(&g_a, &g_a, &alpha1);
+    czk_g1_add(&g_a, &g_a, &p->a_sum);
+    /* B = sδ + β + Σb */
+    g2_mul(&g_b, &delta2, &p->s);
+    czk_g2_add(&g_b, &g_b, &beta2);
+    czk_g2_add(&g_b, &g_b, &b_sum);
+    /* C = sΣa + rΣb_g1 + rsδ + sα + rβ + Σh + Σl */
+    czk_fr rs;
+    czk_fr_mul(&rs, &p->r, &p->s);
+    g1_mul(&g_c, &p->a_sum, &p->s);
+    g1_mul(&t, &p->b_g1_sum, &p->r);
+    czk_g1_add(&g_c, &g_c, &t);
+    g1_mul(&t, &delta1, &rs);
+    czk_g1_add(&g_c, &g_c, &t);
+    g1_mul(&t, &alpha1, &p->s);
+    czk_g1_add(&g_c, &g_c, &t);
+    g1_mul(&t, &beta1, &p->r);
+    czk_g1_add(&g_c, &g_c, &t);
+    czk_g1_add(&g_c, &g_c, &p->h_sum);
+    czk_g1_add(&g_c, &g_c, &p->l_sum);
+
+    czk_g1_to_affine(&out->a, &g_a);
+    czk_g2_to_affine(&out->b, &g_b);
+    czk_g1_to_affine(&out->c, &g_c);
+    czk_pending_destroy(p);
+    return CZK_OK;
+}
+
+czk_err czk_prove(czk_proof *out, const czk_params *params, czk_assignment *asg, const czk_fr *r, const czk_fr *s,
+                  czk_pool *pool, char *msg, size_t msglen) {
+    czk_pending *p;
+    czk_err e = czk_prove_start(&p, params, asg, r, s, pool, msg, msglen);
+    if (e != CZK_OK) return e;
+    return czk_prove_finish(out, p, pool, msg, msglen);
+}
