@@ -6,11 +6,12 @@
 
 BUILD      ?= build
 BUILD_SAN  ?= build-asan
+BUILD_TSAN ?= build-tsan
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_ARGS ?=
 GENERATOR  := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 
-.PHONY: all build demo test test-release test-sanitize bench deps tools clean
+.PHONY: all build demo test test-release test-sanitize test-tsan bench deps tools clean
 
 all: build
 
@@ -37,7 +38,13 @@ test-sanitize: | deps
 	cmake --build $(BUILD_SAN) -j $(JOBS)
 	cd $(BUILD_SAN) && CZK_TEST_SCALE=$${CZK_TEST_SCALE:-0.2} ctest --output-on-failure -j $(JOBS) -E 'fuzz_decoders|snarkjs_verify'
 
-test: test-release test-sanitize
+# ThreadSanitizer over the multi-threaded modules
+test-tsan: | deps
+	cmake -S . -B $(BUILD_TSAN) $(GENERATOR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCZK_TSAN=ON $(CMAKE_ARGS)
+	cmake --build $(BUILD_TSAN) -j $(JOBS)
+	cd $(BUILD_TSAN) && CZK_TEST_SCALE=$${CZK_TEST_SCALE:-0.1} ctest --output-on-failure -j $(JOBS) -R 'pool|msm|ntt|poly|r1cs_eval|groth16|setup|fixed_base|test_io'
+
+test: test-release test-sanitize test-tsan
 
 bench: build
 	$(BUILD)/bench_bls12_381
@@ -47,4 +54,4 @@ bench: build
 	$(BUILD)/bench_groth16
 
 clean:
-	rm -rf $(BUILD) $(BUILD_SAN)
+	rm -rf $(BUILD) $(BUILD_SAN) $(BUILD_TSAN)

@@ -1,0 +1,69 @@
+#!/bin/sh
+# The czk tool's command lines: the documented forms work, and missing,
+# corrupt or mismatched files give clear errors and the documented exit codes
+# (0 valid/success, 1 invalid/failure, 2 usage).
+#   cli_check.sh CZK_BINARY
+set -u
+CZK=$1
+DIR=$(mktemp -d)
+trap 'rm -rf "$DIR"' EXIT
+cd "$DIR"
+FAILS=0
+
+# expect CODE PATTERN -- command...: exit code and a pattern in stdout+stderr
+expect() {
+    want=$1 pattern=$2
+    shift 3
+    "$@" >out.txt 2>&1
+    got=$?
+    if [ "$got" -ne "$want" ] || ! grep -q -- "$pattern" out.txt; then
+        echo "FAIL: '$*' exited $got (want $want), output:"
+        sed 's/^/    /' out.txt
+        echo "    (wanted /$pattern/)"
+        FAILS=$((FAILS + 1))
+    fi
+}
+
+expect 2 "usage" -- "$CZK"
+expect 0 "setup   --circuit ID" -- "$CZK" help
+expect 2 "unknown command" -- "$CZK" frobnicate
+expect 2 "unknown circuit 'nope'" -- "$CZK" setup --circuit nope --out keys
+expect 2 "--out is required" -- "$CZK" setup --circuit demo
+expect 2 "unknown option '--bogus'" -- "$CZK" setup --circuit demo --out keys --bogus 1
+expect 2 "non-negative integer" -- "$CZK" setup --circuit demo --out keys --seed -3
+expect 0 "not a trusted setup" -- "$CZK" setup --circuit demo --out keys --seed 1
+expect 0 "not a trusted setup" -- "$CZK" setup --circuit synthetic-10 --out keys --seed 2
+expect 0 "proved demo" -- "$CZK" prove --circuit demo --params keys/demo.params --input 5 --proof p.bin --public pub.json
+expect 0 "^valid" -- "$CZK" verify --vk keys/demo.vk --proof p.bin --public pub.json
+[ "$(wc -c <p.bin)" -eq 192 ] || { echo "FAIL: proof is not 192 bytes"; FAILS=$((FAILS + 1)); }
+
+# mismatched files
+expect 1 "another circuit" -- "$CZK" prove --circuit demo --params keys/synthetic-10.params --input 5 --proof q.bin
+expect 1 "^invalid" -- "$CZK" verify --vk keys/synthetic-10.vk --proof p.bin --public pub.json
+echo '["1", "2"]' >two.json
+expect 1 "expects 1 public inputs" -- "$CZK" verify --vk keys/demo.vk --proof p.bin --public two.json
+# corrupt and missing files
+head -c 1000 keys/demo.params >short.params
+expect 1 "short.params" -- "$CZK" prove --circuit demo --params short.params --input 5 --proof q.bin
+expect 1 "cannot open\|No such file" -- "$CZK" prove --circuit demo --params missing.params --input 5 --proof q.bin
+cp p.bin bad.bin
+printf '\377' | dd of=bad.bin bs=1 seek=100 conv=notrunc 2>/dev/null
+expect 1 "^invalid" -- "$CZK" verify --vk keys/demo.vk --proof bad.bin --public pub.json
+head -c 100 p.bin >cut.bin
+expect 1 "^invalid" -- "$CZK" verify --vk keys/demo.vk --proof cut.bin --public pub.json
+expect 2 "missing.vk" -- "$CZK" verify --vk missing.vk --proof p.bin --public pub.json
+echo '[1]' >notstr.json
+expect 2 "notstr.json" -- "$CZK" verify --vk keys/demo.vk --proof p.bin --public notstr.json
+expect 1 '"valid": false' -- "$CZK" params info short.params
+expect 0 '"valid": true' -- "$CZK" params info keys/demo.params
+expect 2 "unknown format" -- "$CZK" export --format zokrates --vk keys/demo.vk --out sj
+expect 0 "verification_key.json" -- "$CZK" export --format snarkjs --vk keys/demo.vk --proof p.bin --public pub.json --out sj
+expect 0 '"constraints": 10' -- "$CZK" circuit info demo
+expect 0 '"b_input_density": 1' -- "$CZK" circuit info synthetic-10
+expect 2 "unknown circuit" -- "$CZK" circuit info synthetic-9
+
+if [ "$FAILS" -ne 0 ]; then
+    echo "$FAILS command-line checks failed"
+    exit 1
+fi
+echo "command-line checks: ok"
