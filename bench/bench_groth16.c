@@ -1,9 +1,9 @@
 /* czk — Groth16 prove time on synthetic circuits (PoRep-shaped), CPU.
  *
  * For each K: record, setup (timed once, not part of the table), then prove
- * `reps` times with a 1-thread and a 2-thread pool; the table gives the
+ * `reps` times with each thread count (default 1 and 2); the table gives the
  * median, min and max wall time per proof. Usage:
- *   bench_groth16 [--quick] [--k K]... */
+ *   bench_groth16 [--quick] [--k K]... [--threads T]... [--reps R] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,17 +27,26 @@ static int cmp_d(const void *a, const void *b) {
 
 int main(int argc, char **argv) {
     unsigned ks[8];
-    int nk = 0, reps = 3;
+    int nk = 0, reps = 3, threads_list[8], nt = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick")) {
             reps = 1;
             if (!nk) ks[nk++] = 12;
         } else if (!strcmp(argv[i], "--k") && i + 1 < argc && nk < 8) {
             ks[nk++] = (unsigned)atoi(argv[++i]);
+        } else if (!strcmp(argv[i], "--threads") && i + 1 < argc && nt < 8) {
+            threads_list[nt++] = atoi(argv[++i]);
+        } else if (!strcmp(argv[i], "--reps") && i + 1 < argc) {
+            reps = atoi(argv[++i]);
+            if (reps < 1) reps = 1;
         } else {
-            fprintf(stderr, "usage: bench_groth16 [--quick] [--k K]...\n");
+            fprintf(stderr, "usage: bench_groth16 [--quick] [--k K]... [--threads T]... [--reps R]\n");
             return 2;
         }
+    }
+    if (!nt) {
+        threads_list[nt++] = 1;
+        threads_list[nt++] = 2;
     }
     if (!nk) {
         ks[nk++] = 16;
@@ -56,8 +65,10 @@ int main(int argc, char **argv) {
             fprintf(stderr, "%s\n", msg);
             return 1;
         }
+        int max_threads = 1;
+        for (int t = 0; t < nt; t++) max_threads = threads_list[t] > max_threads ? threads_list[t] : max_threads;
         czk_pool *pool2;
-        czk_pool_create(&pool2, 2);
+        czk_pool_create(&pool2, max_threads);
         double t0 = now_s();
         czk_r1cs r1cs;
         czk_params params;
@@ -71,8 +82,10 @@ int main(int argc, char **argv) {
             return 1;
         }
         double setup_s = now_s() - t0;
-        for (int threads = 1; threads <= 2; threads++) {
-            czk_pool *pool = threads == 1 ? NULL : pool2;
+        for (int ti = 0; ti < nt; ti++) {
+            int threads = threads_list[ti];
+            czk_pool *pool = NULL;
+            if (threads > 1 && czk_pool_create(&pool, threads) != CZK_OK) return 1;
             double *t = calloc((size_t)reps, sizeof(double));
             for (int r = 0; r < reps; r++) {
                 czk_proof proof;
@@ -95,6 +108,7 @@ int main(int argc, char **argv) {
                 bench_csv_row(csv, &br, 0);
             }
             free(t);
+            czk_pool_destroy(pool);
         }
         czk_prover_key_free(&key);
         czk_params_free(&params);
