@@ -1,0 +1,34 @@
+/* czk — the GPU interface in a build without CUDA: no devices. */
+#include <stdio.h>
+
+#include "czk/gpu.h"
+
+int czk_gpu_count(void) { return 0; }
+
+czk_err czk_gpu_open(czk_gpu **out, int ordinal, size_t mem_cap_bytes, char *msg, size_t msglen) {
+    (void)ordinal;
+    (void)mem_cap_bytes;
+    *out = NULL;
+    if (msg && msglen) snprintf(msg, msglen, "this build of czk has no CUDA backend (nvcc was not found)");
+    return CZK_ERR_UNSUPPORTED;
+}
+
+void czk_gpu_close(czk_gpu *g) { (void)g; }
+
+const char *czk_gpu_describe(const czk_gpu *g) {
+    (void)g;
+    return "no GPU";
+}
+
+czk_err czk_gpu_ntt(czk_gpu *g, const czk_domain *d, czk_fr *a, czk_gpu_ntt_kind kind, char *msg, size_t msglen) {
+    (void)g, (void)d, (void)a, (void)kind;
+    if (msg && msglen) snprintf(msg, msglen, "no CUDA backend in this build");
+    return CZK_ERR_UNSUPPORTED;
+}
+
+czk_err czk_gpu_poly_h(czk_gpu *g, const czk_domain *d, czk_fr *a, const czk_fr *b, const czk_fr *c, char *msg,
+                       size_t msglen) {
+    (void)g, (void)d, (void)a, (void)b, (void)c;
+    if (msg && msglen) snprintf(msg, msglen, "no CUDA backend in this build");
+    return CZK_ERR_UNSUPPORTED;
+}
