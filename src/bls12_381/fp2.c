@@ -1,6 +1,10 @@
 /* czk — Fp2 = Fp[u]/(u^2+1) (see include/czk/fp2.h). */
 #include "czk/fp2.h"
 
+#include "fp_adx.h"
+
+typedef unsigned __int128 u128;
+
 bool czk_fp2_is_zero(const czk_fp2 *a) { return czk_fp_is_zero(&a->c0) && czk_fp_is_zero(&a->c1); }
 bool czk_fp2_is_one(const czk_fp2 *a) { return czk_fp_is_one(&a->c0) && czk_fp_is_zero(&a->c1); }
 bool czk_fp2_equal(const czk_fp2 *a, const czk_fp2 *b) {
@@ -28,8 +32,59 @@ void czk_fp2_conjugate(czk_fp2 *r, const czk_fp2 *a) {
     czk_fp_neg(&r->c1, &a->c1);
 }
 
-/* Karatsuba: 3M + 5 additions. */
+#if CZK_HAVE_ADX_ASM
+/* Lazy reduction (ADX path): three 768-bit products and two Montgomery
+ * reductions instead of three full multiplications:
+ *   c0 = a0b0 - a1b1 (plus p·2^384 when negative, so 0 <= c0 < p·2^384),
+ *   c1 = (a0 + a1)(b0 + b1) - a0b0 - a1b1 = a0b1 + a1b0 < 2p^2 < p·2^384,
+ * with a0 + a1 and b0 + b1 left unreduced (< 2p < 2^382). */
+static void fp2_mul_lazy(czk_fp2 *r, const czk_fp2 *a, const czk_fp2 *b) {
+    uint64_t t0[12], t1[12], t2[12], sa[6], sb[6];
+    u128 c = 0, d = 0;
+    for (int i = 0; i < 6; i++) {
+        c += (u128)a->c0.l[i] + a->c1.l[i];
+        sa[i] = (uint64_t)c;
+        c >>= 64;
+        d += (u128)b->c0.l[i] + b->c1.l[i];
+        sb[i] = (uint64_t)d;
+        d >>= 64;
+    }
+    czk_fp_mul_wide_adx(t0, a->c0.l, b->c0.l);
+    czk_fp_mul_wide_adx(t1, a->c1.l, b->c1.l);
+    czk_fp_mul_wide_adx(t2, sa, sb);
+    /* t2 = t2 - t0 - t1; t0 = t0 - t1 (+ p·2^384 on borrow) */
+    uint64_t br2 = 0, br0 = 0;
+    for (int i = 0; i < 12; i++) {
+        u128 x = (u128)t2[i] - t0[i] - br2;
+        br2 = (uint64_t)(x >> 64) & 1;
+        u128 y = (u128)(uint64_t)x - t1[i];
+        br2 += (uint64_t)(y >> 64) & 1;
+        t2[i] = (uint64_t)y;
+        u128 z = (u128)t0[i] - t1[i] - br0;
+        br0 = (uint64_t)(z >> 64) & 1;
+        t0[i] = (uint64_t)z;
+    }
+    if (br0) {
+        u128 k = 0;
+        for (int i = 0; i < 6; i++) {
+            k += (u128)t0[6 + i] + CZK_FP_MODULUS.l[i];
+            t0[6 + i] = (uint64_t)k;
+            k >>= 64;
+        }
+    }
+    czk_fp_redc_adx(r->c0.l, t0);
+    czk_fp_redc_adx(r->c1.l, t2);
+}
+#endif
+
+/* Karatsuba: 3M + 5 additions (lazy reduction on the ADX path). */
 void czk_fp2_mul(czk_fp2 *r, const czk_fp2 *a, const czk_fp2 *b) {
+#if CZK_HAVE_ADX_ASM
+    if (czk_mont_adx_active()) {
+        fp2_mul_lazy(r, a, b);
+        return;
+    }
+#endif
     czk_fp v0, v1, s, t;
     czk_fp_mul(&v0, &a->c0, &b->c0);
     czk_fp_mul(&v1, &a->c1, &b->c1);

@@ -12,6 +12,10 @@
 void czk_fp_mul_adx(uint64_t r[6], const uint64_t a[6], const uint64_t b[6]);
 /* r = a·b·2^-256 mod r, for a, b < r. */
 void czk_fr_mul_adx(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
+/* The full 768-bit product of a, b < 2^384 (no reduction). */
+void czk_fp_mul_wide_adx(uint64_t r[12], const uint64_t a[6], const uint64_t b[6]);
+/* Montgomery reduction: r = t·2^-384 mod p, for t < p·2^384; r < p. */
+void czk_fp_redc_adx(uint64_t r[6], const uint64_t t[12]);
 /* r = a ± b mod p, r = 2a mod p; plain x86-64 (used on both paths' CPUs). */
 void czk_fp_add_asm(uint64_t r[6], const uint64_t a[6], const uint64_t b[6]);
 void czk_fp_sub_asm(uint64_t r[6], const uint64_t a[6], const uint64_t b[6]);

@@ -246,6 +246,128 @@ czk_fp_sub_asm:
     movq %rcx, 40(%rdi)
     ret
     .size czk_fp_sub_asm, .-czk_fp_sub_asm
+
+/* void czk_fp_mul_wide_adx(uint64_t r[12], const uint64_t a[6], const uint64_t b[6]);
+ * The full 768-bit product a·b (no reduction), for a, b < 2^384. Row i adds
+ * a·b[i] into a 7-word window (two carry chains); the window's low word is
+ * final after each row and is stored. */
+#define WIDE_ROW(OFF, T0, T1, T2, T3, T4, T5, T6)                                  \
+    movq OFF(%rcx), %rdx;                                                          \
+    xorl %eax, %eax;                                                               \
+    mulxq 0(%rsi), %rax, %rbx;  adcxq %rax, T0; adoxq %rbx, T1;                    \
+    mulxq 8(%rsi), %rax, %rbx;  adcxq %rax, T1; adoxq %rbx, T2;                    \
+    mulxq 16(%rsi), %rax, %rbx; adcxq %rax, T2; adoxq %rbx, T3;                    \
+    mulxq 24(%rsi), %rax, %rbx; adcxq %rax, T3; adoxq %rbx, T4;                    \
+    mulxq 32(%rsi), %rax, %rbx; adcxq %rax, T4; adoxq %rbx, T5;                    \
+    mulxq 40(%rsi), %rax, T6;   adcxq %rax, T5;                                    \
+    movl $0, %eax; adoxq %rax, T6; adcxq %rax, T6;                                 \
+    movq T0, OFF(%rdi);
+
+    .globl czk_fp_mul_wide_adx
+    .type czk_fp_mul_wide_adx, @function
+    .p2align 5
+czk_fp_mul_wide_adx:
+    pushq %rbx
+    pushq %r12
+    pushq %r13
+    pushq %r14
+    movq %rdx, %rcx
+    xorl %r8d, %r8d
+    xorl %r9d, %r9d
+    xorl %r10d, %r10d
+    xorl %r11d, %r11d
+    xorl %r12d, %r12d
+    xorl %r13d, %r13d
+    WIDE_ROW(0,  %r8,  %r9,  %r10, %r11, %r12, %r13, %r14)
+    WIDE_ROW(8,  %r9,  %r10, %r11, %r12, %r13, %r14, %r8)
+    WIDE_ROW(16, %r10, %r11, %r12, %r13, %r14, %r8,  %r9)
+    WIDE_ROW(24, %r11, %r12, %r13, %r14, %r8,  %r9,  %r10)
+    WIDE_ROW(32, %r12, %r13, %r14, %r8,  %r9,  %r10, %r11)
+    WIDE_ROW(40, %r13, %r14, %r8,  %r9,  %r10, %r11, %r12)
+    /* the high half: (r14, r8, r9, r10, r11, r12) */
+    movq %r14, 48(%rdi)
+    movq %r8,  56(%rdi)
+    movq %r9,  64(%rdi)
+    movq %r10, 72(%rdi)
+    movq %r11, 80(%rdi)
+    movq %r12, 88(%rdi)
+    popq %r14
+    popq %r13
+    popq %r12
+    popq %rbx
+    ret
+    .size czk_fp_mul_wide_adx, .-czk_fp_mul_wide_adx
+
+/* void czk_fp_redc_adx(uint64_t r[6], const uint64_t t[12]);
+ * Montgomery reduction r = t·2^-384 mod p for t < p·2^384, r < p. Each step
+ * adds m·p (m = t0·(-p^-1)) to a 6-word window, drops the zero low word and
+ * brings in the next input word; rcx carries the bit that can overflow that
+ * addition into the following step. */
+#define REDC_STEP(OFF, T0, T1, T2, T3, T4, T5, T6)                                 \
+    movq T0, %rdx; imulq %r15, %rdx;                                               \
+    xorl %eax, %eax;                                                               \
+    mulxq fp_modulus+0(%rip), %rax, %rbx;  adcxq T0, %rax; adoxq %rbx, T1;         \
+    mulxq fp_modulus+8(%rip), %rax, %rbx;  adcxq %rax, T1; adoxq %rbx, T2;         \
+    mulxq fp_modulus+16(%rip), %rax, %rbx; adcxq %rax, T2; adoxq %rbx, T3;         \
+    mulxq fp_modulus+24(%rip), %rax, %rbx; adcxq %rax, T3; adoxq %rbx, T4;         \
+    mulxq fp_modulus+32(%rip), %rax, %rbx; adcxq %rax, T4; adoxq %rbx, T5;         \
+    mulxq fp_modulus+40(%rip), %rax, %rbx; adcxq %rax, T5;                         \
+    movl $0, %eax; adoxq %rax, %rbx; adcxq %rax, %rbx;                             \
+    addq %rcx, %rbx;                                                               \
+    movq OFF(%rsi), T6;                                                            \
+    xorl %ecx, %ecx;                                                               \
+    addq %rbx, T6;                                                                 \
+    adcq $0, %rcx;
+
+    .globl czk_fp_redc_adx
+    .type czk_fp_redc_adx, @function
+    .p2align 5
+czk_fp_redc_adx:
+    pushq %rbx
+    pushq %r12
+    pushq %r13
+    pushq %r14
+    pushq %r15
+    movabsq $0x89f3fffcfffcfffd, %r15
+    movq 0(%rsi), %r8
+    movq 8(%rsi), %r9
+    movq 16(%rsi), %r10
+    movq 24(%rsi), %r11
+    movq 32(%rsi), %r12
+    movq 40(%rsi), %r13
+    xorl %ecx, %ecx
+    REDC_STEP(48, %r8,  %r9,  %r10, %r11, %r12, %r13, %r14)
+    REDC_STEP(56, %r9,  %r10, %r11, %r12, %r13, %r14, %r8)
+    REDC_STEP(64, %r10, %r11, %r12, %r13, %r14, %r8,  %r9)
+    REDC_STEP(72, %r11, %r12, %r13, %r14, %r8,  %r9,  %r10)
+    REDC_STEP(80, %r12, %r13, %r14, %r8,  %r9,  %r10, %r11)
+    REDC_STEP(88, %r13, %r14, %r8,  %r9,  %r10, %r11, %r12)
+    /* (r14, r8, r9, r10, r11, r12) < 2p: subtract p unless it borrows */
+    movq %r14, %rax; subq fp_modulus+0(%rip), %rax
+    movq %r8,  %rbx; sbbq fp_modulus+8(%rip), %rbx
+    movq %r9,  %rdx; sbbq fp_modulus+16(%rip), %rdx
+    movq %r10, %rsi; sbbq fp_modulus+24(%rip), %rsi
+    movq %r11, %rcx; sbbq fp_modulus+32(%rip), %rcx
+    movq %r12, %r13; sbbq fp_modulus+40(%rip), %r13
+    cmovcq %r14, %rax
+    cmovcq %r8,  %rbx
+    cmovcq %r9,  %rdx
+    cmovcq %r10, %rsi
+    cmovcq %r11, %rcx
+    cmovcq %r12, %r13
+    movq %rax, 0(%rdi)
+    movq %rbx, 8(%rdi)
+    movq %rdx, 16(%rdi)
+    movq %rsi, 24(%rdi)
+    movq %rcx, 32(%rdi)
+    movq %r13, 40(%rdi)
+    popq %r15
+    popq %r14
+    popq %r13
+    popq %r12
+    popq %rbx
+    ret
+    .size czk_fp_redc_adx, .-czk_fp_redc_adx
 #endif
 
 #if defined(__ELF__)
