@@ -8,6 +8,7 @@
 #include "czk/fp2.h"
 #include "czk/fr.h"
 #include "test.h"
+#include "../../src/bls12_381/fp_adx.h"
 
 /* A field seen through void pointers, so one test body serves Fp and Fr. */
 typedef struct {
@@ -355,6 +356,52 @@ static void check_fp2(czk_rng *rng, long cases) {
     CHECK(czk_fp2_legendre(&nr) == -1);
 }
 
+#if CZK_HAVE_ADX_ASM
+/* The lazy-reduction pieces behind Fp2 multiplication: the 768-bit product
+ * over the whole 384-bit range, and Montgomery reduction of any t < p·2^384
+ * (edges included), against GMP. */
+static void check_wide_and_redc(czk_rng *rng, long cases) {
+    if (!czk_cpu_has_adx()) return;
+    mpz_t a, b, t, want, p, R, Rinv, got;
+    mpz_inits(a, b, t, want, p, R, Rinv, got, NULL);
+    mpz_import(p, 6, -1, 8, 0, 0, CZK_FP_MODULUS.l);
+    mpz_ui_pow_ui(R, 2, 384);
+    mpz_invert(Rinv, R, p);
+    for (long i = 0; i < cases; i++) {
+        uint64_t x[6], y[6], w[12], r[6];
+        for (int j = 0; j < 6; j++) {
+            x[j] = czk_rng_next(rng);
+            y[j] = czk_rng_next(rng);
+        }
+        if (i == 0)
+            for (int j = 0; j < 6; j++) x[j] = y[j] = ~0ULL;
+        czk_fp_mul_wide_adx(w, x, y);
+        mpz_import(a, 6, -1, 8, 0, 0, x);
+        mpz_import(b, 6, -1, 8, 0, 0, y);
+        mpz_mul(want, a, b);
+        mpz_import(got, 12, -1, 8, 0, 0, w);
+        CHECK_MSG(mpz_cmp(got, want) == 0, "mul_wide case %ld", i);
+        /* t in [0, p·2^384): random, and the edges 0, 1, p·2^384 - 1 */
+        mpz_mul(t, p, R);
+        if (i == 1) mpz_sub_ui(t, t, 1);
+        else if (i == 2) mpz_set_ui(t, 0);
+        else if (i == 3) mpz_set_ui(t, 1);
+        else {
+            mpz_mod(t, want, t);
+        }
+        memset(w, 0, sizeof w);
+        size_t cnt;
+        mpz_export(w, &cnt, -1, 8, 0, 0, t);
+        czk_fp_redc_adx(r, w);
+        mpz_mul(want, t, Rinv);
+        mpz_mod(want, want, p);
+        mpz_import(got, 6, -1, 8, 0, 0, r);
+        CHECK_MSG(mpz_cmp(got, want) == 0, "redc case %ld", i);
+    }
+    mpz_clears(a, b, t, want, p, R, Rinv, got, NULL);
+}
+#endif
+
 /* OS randomness: canonical, and not stuck on one value. */
 static void check_random_os(void) {
     czk_fp a, b;
@@ -393,5 +440,8 @@ int main(void) {
     check_roots_of_unity();
     check_fp2(&rng, cases / 20);
     check_random_os();
+#if CZK_HAVE_ADX_ASM
+    check_wide_and_redc(&rng, cases);
+#endif
     return test_finish("test_field_gmp");
 }
