@@ -25,6 +25,12 @@ typedef enum {
     CZK_ERR_SYNTHESIS,          /* a circuit failed while synthesizing */
     CZK_ERR_PROOF_INVALID,      /* a proof does not verify */
     CZK_ERR_UNSUPPORTED,        /* valid, but beyond what this build supports */
+    /* engine */
+    CZK_ERR_CANCELLED,          /* the work was cancelled */
+    CZK_ERR_TIMEOUT,            /* a wait ran out of time */
+    CZK_ERR_NOT_FOUND,          /* no such job or circuit */
+    CZK_ERR_BUSY,               /* a queue limit was reached, or the thing is in use */
+    CZK_ERR_SHUTDOWN,           /* the engine is shutting down */
     CZK_ERR__COUNT
 } czk_err;
 

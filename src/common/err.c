@@ -20,6 +20,11 @@ const char *czk_err_str(czk_err e) {
     case CZK_ERR_SYNTHESIS: return "circuit synthesis failed";
     case CZK_ERR_PROOF_INVALID: return "the proof is invalid";
     case CZK_ERR_UNSUPPORTED: return "not supported";
+    case CZK_ERR_CANCELLED: return "cancelled";
+    case CZK_ERR_TIMEOUT: return "timed out";
+    case CZK_ERR_NOT_FOUND: return "not found";
+    case CZK_ERR_BUSY: return "busy";
+    case CZK_ERR_SHUTDOWN: return "shutting down";
     case CZK_ERR__COUNT: break;
     }
     return "unknown error";
