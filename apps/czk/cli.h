@@ -40,5 +40,6 @@ int cmd_verify(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_params_info(int argc, char **argv);
 int cmd_circuit_info(int argc, char **argv);
+int cmd_bench_pipeline(int argc, char **argv);
 
 #endif

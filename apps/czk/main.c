@@ -41,6 +41,7 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "export")) return cmd_export(argc, argv);
     if (!strcmp(cmd, "params") && argc > 2 && !strcmp(argv[2], "info")) return cmd_params_info(argc, argv);
     if (!strcmp(cmd, "circuit") && argc > 2 && !strcmp(argv[2], "info")) return cmd_circuit_info(argc, argv);
+    if (!strcmp(cmd, "bench") && argc > 2 && !strcmp(argv[2], "pipeline")) return cmd_bench_pipeline(argc, argv);
     fprintf(stderr, "czk: unknown command '%s'\n\n", cmd);
     usage(stderr);
     return CLI_USAGE;

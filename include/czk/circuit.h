@@ -4,8 +4,10 @@
  *   synthetic-K   K = 10 … 27: an always-satisfiable circuit shaped like a
  *                 32 GiB PoRep partition, scaled so that its evaluation
  *                 domain (constraints + inputs) is exactly 2^K
- * The input of an instance is a 64-bit seed that picks its witness; the
- * R1CS never depends on it. */
+ * The input of an instance is a 64-bit seed that picks its witness (mixed
+ * with the partition index, so partitions differ); the R1CS never depends on
+ * either. A caller may set `partitions` to make multi-partition instances of
+ * the built-in circuits (the engine's tests and `czk bench pipeline` do). */
 #ifndef CZK_CIRCUIT_H
 #define CZK_CIRCUIT_H
 

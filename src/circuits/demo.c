@@ -8,10 +8,9 @@
 #include "circuits.h"
 
 czk_err czk_demo_synthesize(czk_cs *cs, const czk_circuit *c, size_t partition, uint64_t seed) {
-    (void)partition;
     unsigned n = c->demo_rounds;
     czk_rng rng;
-    czk_rng_seed(&rng, seed);
+    czk_rng_seed(&rng, seed ^ (0x9e3779b97f4a7c15ULL * (uint64_t)partition));
     czk_fr x, y;
     czk_fr_random(&x, &rng);
     y = x;

@@ -278,7 +278,6 @@ static czk_err row_pack(gen *g) {
 }
 
 czk_err czk_synthetic_synthesize(czk_cs *cs, const czk_circuit *c, size_t partition, uint64_t seed) {
-    (void)partition;
     const czk_synthetic_profile *p = &c->profile;
     shape s;
     solve_shape(&s, p);
@@ -287,7 +286,7 @@ czk_err czk_synthetic_synthesize(czk_cs *cs, const czk_circuit *c, size_t partit
     g.cs = cs;
     g.lcs = czk_cs_needs_lc(cs);
     czk_rng_seed(&g.shape_rng, 0x73796e7468657469ULL ^ p->constraints ^ ((uint64_t)p->inputs << 40));
-    czk_rng_seed(&g.value_rng, seed);
+    czk_rng_seed(&g.value_rng, seed ^ (0x9e3779b97f4a7c15ULL * (uint64_t)partition));
     czk_lc_init(&g.a);
     czk_lc_init(&g.b);
     czk_lc_init(&g.c);

@@ -1,0 +1,401 @@
+/* czk — the pipeline's threads.
+ *
+ * Partition workers (pw): take the most urgent partition, reserve its
+ * estimate in the budget (waiting by the job's priority), synthesize the
+ * witness, evaluate a, b, c and push the partition into the bounded GPU
+ * queue. The worker is the partition's permit: it takes no other partition
+ * until the push has succeeded, so finished syntheses never pile up.
+ * GPU workers (gw): backend start, which frees a, b, c; the reservation is
+ * shrunk to what the pending handle and finish still need right after start
+ * returns; the handle goes to the bounded finalizer queue.
+ * Finalizers (ft): backend finish, the reservation given back (finish freed
+ * the rest), the proof handed to the job; the finalizer that delivers a
+ * job's last partition verifies the job (when configured) and ends it.
+ *
+ * At every stage boundary a partition of an aborted job (failed or
+ * cancelled) is dropped: what it holds is freed, then its bytes go back to
+ * the budget, then it is retired from its job. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine_internal.h"
+
+static double since_submit(const eng_job *j) { return (double)(eng_now_ns() - j->t_submit) * 1e-9; }
+
+static void busy_add(czk_engine *e, czk_stage s, int64_t t0) {
+    atomic_fetch_add(&e->busy_ns[s], eng_now_ns() - t0);
+}
+
+static void queue_push(eng_queue *q, eng_part *p) {
+    p->next = NULL;
+    if (q->tail) q->tail->next = p;
+    else q->head = p;
+    q->tail = p;
+    q->len++;
+}
+
+static eng_part *queue_pop(eng_queue *q) {
+    eng_part *p = q->head;
+    if (!p) return NULL;
+    q->head = p->next;
+    if (!q->head) q->tail = NULL;
+    q->len--;
+    p->next = NULL;
+    return p;
+}
+
+static void flight(czk_engine *e, czk_flight f, long long d) { eng_flight_add(e, f, d); }
+
+static void free_abc(czk_engine *e, eng_part *p) {
+    if (!p->has_abc) return;
+    czk_mem_free(p->a);
+    czk_mem_free(p->b);
+    czk_mem_free(p->c);
+    p->a = p->b = p->c = NULL;
+    p->has_abc = false;
+    flight(e, CZK_FLIGHT_ABC, -1);
+}
+
+static void free_witness(czk_engine *e, eng_part *p) {
+    czk_witness_free(&p->w);
+    if (!p->has_witness) return;
+    p->has_witness = false;
+    flight(e, CZK_FLIGHT_WITNESS, -1);
+}
+
+static void release_res(czk_engine *e, eng_part *p) {
+    if (!p->has_res) return;
+    czk_budget_release(&p->res);
+    p->has_res = false;
+    flight(e, CZK_FLIGHT_RESERVATIONS, -1);
+}
+
+void eng_part_drop(czk_engine *e, eng_part *p) {
+    if (p->pending) {
+        czk_backend_destroy(e->backend, p->pending);
+        p->pending = NULL;
+        flight(e, CZK_FLIGHT_PENDING, -1);
+    }
+    free_abc(e, p);
+    free_witness(e, p);
+    if (p->in_pw) flight(e, CZK_FLIGHT_SYNTHESIZING, -1);
+    if (p->in_gpu_q) flight(e, CZK_FLIGHT_GPU_QUEUED, -1);
+    if (p->in_fin) flight(e, CZK_FLIGHT_FINALIZING, -1);
+    release_res(e, p); /* only now: the memory is gone */
+    pthread_mutex_lock(&e->mu);
+    eng_job *j = p->job;
+    j->tl[p->index] = p->tl;
+    eng_job_retire(e, j);
+    pthread_mutex_unlock(&e->mu);
+    free(p);
+}
+
+void eng_parts_drop(czk_engine *e, eng_part *list) {
+    while (list) {
+        eng_part *next = list->next;
+        eng_part_drop(e, list);
+        list = next;
+    }
+}
+
+/* Fails p's job with "partition i: <why>" and drops p. */
+static void part_fail(czk_engine *e, eng_part *p, czk_err err, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void part_fail(czk_engine *e, eng_part *p, czk_err err, const char *fmt, ...) {
+    char why[400], msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    snprintf(msg, sizeof msg, "partition %zu: %s", p->index, why);
+    eng_part *dropped = NULL;
+    pthread_mutex_lock(&e->mu);
+    eng_job_abort(e, p->job, err, msg, &dropped);
+    pthread_mutex_unlock(&e->mu);
+    eng_parts_drop(e, dropped);
+    eng_part_drop(e, p);
+}
+
+static bool aborted(const eng_part *p) { return atomic_load(&p->job->abort); }
+
+/* ---- partition workers ----------------------------------------------------------- */
+
+/* Synthesis and a, b, c for a reserved partition; false when p was dropped. */
+static bool synthesize(czk_engine *e, eng_part *p, const eng_circuit *c) {
+    eng_job *j = p->job;
+    char m[400] = "";
+    int64_t t0 = eng_now_ns();
+    p->tl.synth_start = since_submit(j);
+    if (eng_fault_hit(&e->faults, FAULT_SYNTH, j->seed)) {
+        part_fail(e, p, CZK_ERR_SYNTHESIS, "synthesis failed: injected fault (synth:%llu)",
+                  (unsigned long long)j->seed);
+        return false;
+    }
+    czk_err err = czk_circuit_witness(&c->c, p->index, j->seed, &p->w, m, sizeof m);
+    if (err != CZK_OK) {
+        czk_witness_free(&p->w);
+        part_fail(e, p, err, "synthesis failed: %s", m[0] ? m : czk_err_str(err));
+        return false;
+    }
+    p->has_witness = true;
+    flight(e, CZK_FLIGHT_WITNESS, 1);
+    if (p->w.n_input != c->n_public + 1) {
+        part_fail(e, p, CZK_ERR_MISMATCH, "the witness has %zu inputs, the circuit %zu", p->w.n_input,
+                  c->n_public + 1);
+        return false;
+    }
+    /* this partition's public inputs: a slot only this thread writes */
+    if (c->n_public) memcpy(&j->pub[p->index * c->n_public], p->w.input + 1, c->n_public * sizeof(czk_fr));
+    if (aborted(p)) {
+        eng_part_drop(e, p);
+        return false;
+    }
+    err = czk_r1cs_eval_abc(&c->key.r1cs, &p->w, &p->a, &p->b, &p->c, e->pool);
+    if (err != CZK_OK) {
+        part_fail(e, p, err, "evaluating a, b, c failed: %s (witness %zu inputs, %zu aux; circuit %zu, %zu)",
+                  czk_err_str(err), p->w.n_input, p->w.n_aux, c->key.r1cs.n_inputs, c->key.r1cs.n_aux);
+        return false;
+    }
+    p->has_abc = true;
+    flight(e, CZK_FLIGHT_ABC, 1);
+    p->tl.synth_end = since_submit(j);
+    p->synth_s = (double)(eng_now_ns() - t0) * 1e-9;
+    busy_add(e, CZK_STAGE_SYNTH, t0);
+    return true;
+}
+
+void *eng_partition_worker(void *arg) {
+    czk_engine *e = arg;
+    for (;;) {
+        size_t idx = 0;
+        pthread_mutex_lock(&e->mu);
+        eng_job *j;
+        while (!(j = eng_sched_take(e, &idx)) && !e->stopping) pthread_cond_wait(&e->cv_work, &e->mu);
+        const eng_circuit *c = j ? j->circ : NULL; /* alive: the job has not ended */
+        pthread_mutex_unlock(&e->mu);
+        if (!j) break;
+        eng_part *p = calloc(1, sizeof *p);
+        if (!p) {
+            eng_part *dropped = NULL;
+            pthread_mutex_lock(&e->mu);
+            eng_job_abort(e, j, CZK_ERR_NO_MEMORY, "out of memory for a partition", &dropped);
+            eng_job_retire(e, j);
+            pthread_mutex_unlock(&e->mu);
+            eng_parts_drop(e, dropped);
+            continue;
+        }
+        p->job = j;
+        p->index = idx;
+        p->in_pw = true;
+        flight(e, CZK_FLIGHT_SYNTHESIZING, 1);
+        flight(e, CZK_FLIGHT_RESERVING, 1);
+        char m[400] = "";
+        czk_err err = czk_budget_reserve(e->budget, c->est_bytes, j->prio, &j->abort, -1, &p->res, m, sizeof m);
+        flight(e, CZK_FLIGHT_RESERVING, -1);
+        if (err == CZK_ERR_CANCELLED || (err == CZK_OK && aborted(p))) {
+            if (err == CZK_OK) {
+                p->has_res = true;
+                flight(e, CZK_FLIGHT_RESERVATIONS, 1);
+            }
+            eng_part_drop(e, p);
+            continue;
+        }
+        if (err != CZK_OK) {
+            part_fail(e, p, err, "reserving %zu bytes failed: %s", c->est_bytes, m);
+            continue;
+        }
+        p->has_res = true;
+        flight(e, CZK_FLIGHT_RESERVATIONS, 1);
+        if (!synthesize(e, p, c)) continue;
+
+        /* hold the partition until the GPU queue takes it */
+        pthread_mutex_lock(&e->mu);
+        while (e->gpu_q.len >= e->gpu_q.cap && !aborted(p)) pthread_cond_wait(&e->cv_gpu_space, &e->mu);
+        if (aborted(p)) {
+            pthread_mutex_unlock(&e->mu);
+            eng_part_drop(e, p);
+            continue;
+        }
+        p->tl.queued = since_submit(j);
+        p->in_pw = false;
+        p->in_gpu_q = true;
+        flight(e, CZK_FLIGHT_SYNTHESIZING, -1);
+        flight(e, CZK_FLIGHT_GPU_QUEUED, 1);
+        queue_push(&e->gpu_q, p);
+        pthread_cond_signal(&e->cv_gpu_item);
+        pthread_mutex_unlock(&e->mu);
+    }
+    return NULL;
+}
+
+/* ---- GPU workers ------------------------------------------------------------------ */
+
+void *eng_gpu_worker(void *arg) {
+    czk_engine *e = arg;
+    for (;;) {
+        pthread_mutex_lock(&e->mu);
+        while (!e->gpu_q.len && !e->stopping) pthread_cond_wait(&e->cv_gpu_item, &e->mu);
+        eng_part *p = queue_pop(&e->gpu_q);
+        if (p) {
+            p->in_gpu_q = false;
+            flight(e, CZK_FLIGHT_GPU_QUEUED, -1);
+            pthread_cond_signal(&e->cv_gpu_space);
+        }
+        const eng_circuit *c = p ? p->job->circ : NULL;
+        pthread_mutex_unlock(&e->mu);
+        if (!p) break;
+        eng_job *j = p->job;
+        if (aborted(p)) {
+            eng_part_drop(e, p);
+            continue;
+        }
+        if (eng_fault_hit(&e->faults, FAULT_START, j->seed)) {
+            part_fail(e, p, CZK_ERR_IO, "backend start failed: injected fault (start:%llu)",
+                      (unsigned long long)j->seed);
+            continue;
+        }
+        czk_fr r, s;
+        if (czk_fr_random_os(&r) != CZK_OK || czk_fr_random_os(&s) != CZK_OK) {
+            part_fail(e, p, CZK_ERR_IO, "no randomness from the operating system");
+            continue;
+        }
+        czk_assignment asg = {
+            .input = p->w.input,
+            .n_input = p->w.n_input,
+            .aux = p->w.aux,
+            .n_aux = p->w.n_aux,
+            .a = p->a,
+            .b = p->b,
+            .c = p->c,
+            .n_abc = c->key.r1cs.n_constraints + c->key.r1cs.n_inputs,
+            .a_aux_density = &c->key.a_aux,
+            .b_input_density = &c->key.b_input,
+            .b_aux_density = &c->key.b_aux,
+        };
+        /* start owns every buffer from here on */
+        p->a = p->b = p->c = NULL;
+        memset(&p->w, 0, sizeof p->w);
+        char m[400] = "";
+        flight(e, CZK_FLIGHT_GPU, 1);
+        int64_t t0 = eng_now_ns();
+        p->tl.gpu_start = since_submit(j);
+        czk_err err = czk_backend_start(e->backend, &p->pending, &c->params, &asg, &r, &s, m, sizeof m);
+        p->tl.gpu_end = since_submit(j);
+        p->gpu_s = (double)(eng_now_ns() - t0) * 1e-9;
+        busy_add(e, CZK_STAGE_GPU, t0);
+        flight(e, CZK_FLIGHT_GPU, -1);
+        p->has_abc = false; /* freed inside start, also on error */
+        flight(e, CZK_FLIGHT_ABC, -1);
+        if (err != CZK_OK) {
+            p->pending = NULL;
+            free_witness(e, p); /* start freed it */
+            part_fail(e, p, err, "backend start failed: %s", m[0] ? m : czk_err_str(err));
+            continue;
+        }
+        flight(e, CZK_FLIGHT_PENDING, 1);
+        /* a, b, c are gone: keep only what the handle and finish need */
+        size_t keep = czk_backend_pending_bytes(e->backend, p->pending) + c->est_after_start;
+        if (keep < p->res.bytes) czk_budget_shrink(&p->res, keep);
+        pthread_mutex_lock(&e->mu);
+        while (e->fin_q.len >= e->fin_q.cap && !aborted(p)) pthread_cond_wait(&e->cv_fin_space, &e->mu);
+        if (aborted(p)) {
+            pthread_mutex_unlock(&e->mu);
+            eng_part_drop(e, p);
+            continue;
+        }
+        p->in_fin = true;
+        flight(e, CZK_FLIGHT_FINALIZING, 1);
+        queue_push(&e->fin_q, p);
+        pthread_cond_signal(&e->cv_fin_item);
+        pthread_mutex_unlock(&e->mu);
+    }
+    return NULL;
+}
+
+/* ---- finalizers -------------------------------------------------------------------- */
+
+/* Verifies every partition of a job whose proofs are all in (without mu:
+ * nothing writes them any more). */
+static czk_err verify_job(czk_engine *e, eng_job *j, const eng_circuit *c, char *msg, size_t msglen) {
+    int64_t t0 = eng_now_ns();
+    czk_err err = CZK_OK;
+    for (size_t i = 0; i < j->n_parts && err == CZK_OK; i++) {
+        err = czk_verify(&c->pvk, &j->proofs[i], j->n_public ? &j->pub[i * j->n_public] : NULL, j->n_public);
+        if (err != CZK_OK) snprintf(msg, msglen, "partition %zu: the proof does not verify (%s)", i, czk_err_str(err));
+    }
+    busy_add(e, CZK_STAGE_VERIFY, t0);
+    return err;
+}
+
+void *eng_finalizer(void *arg) {
+    czk_engine *e = arg;
+    for (;;) {
+        pthread_mutex_lock(&e->mu);
+        while (!e->fin_q.len && !e->stopping) pthread_cond_wait(&e->cv_fin_item, &e->mu);
+        eng_part *p = queue_pop(&e->fin_q);
+        if (p) pthread_cond_signal(&e->cv_fin_space);
+        pthread_mutex_unlock(&e->mu);
+        if (!p) break;
+        eng_job *j = p->job;
+        if (aborted(p)) {
+            eng_part_drop(e, p);
+            continue;
+        }
+        if (eng_fault_hit(&e->faults, FAULT_FINISH, j->seed)) {
+            part_fail(e, p, CZK_ERR_IO, "backend finish failed: injected fault (finish:%llu)",
+                      (unsigned long long)j->seed);
+            continue;
+        }
+        char m[400] = "";
+        int64_t t0 = eng_now_ns();
+        czk_err err = czk_backend_finish(e->backend, p->pending, &p->proof, m, sizeof m); /* consumes it */
+        p->pending = NULL;
+        flight(e, CZK_FLIGHT_PENDING, -1);
+        p->has_witness = false; /* freed with the handle */
+        flight(e, CZK_FLIGHT_WITNESS, -1);
+        p->finish_s = (double)(eng_now_ns() - t0) * 1e-9;
+        busy_add(e, CZK_STAGE_FINISH, t0);
+        p->tl.finalize_end = since_submit(j);
+        if (err != CZK_OK) {
+            part_fail(e, p, err, "backend finish failed: %s", m[0] ? m : czk_err_str(err));
+            continue;
+        }
+        p->in_fin = false;
+        flight(e, CZK_FLIGHT_FINALIZING, -1);
+        release_res(e, p);
+
+        bool last = false;
+        const eng_circuit *c = NULL;
+        pthread_mutex_lock(&e->mu);
+        j->proofs[p->index] = p->proof;
+        j->tl[p->index] = p->tl;
+        j->synth_s += p->synth_s;
+        j->gpu_s += p->gpu_s;
+        j->finish_s += p->finish_s;
+        j->done_parts++;
+        e->proved++;
+        if (!atomic_load(&j->abort) && j->done_parts == j->n_parts) {
+            last = true; /* stays in flight until verified */
+            c = j->circ;
+        } else {
+            eng_job_retire(e, j);
+        }
+        pthread_mutex_unlock(&e->mu);
+        free(p);
+        if (!last) continue;
+
+        char vm[512] = "";
+        czk_err verr = e->cfg.verify_results ? verify_job(e, j, c, vm, sizeof vm) : CZK_OK;
+        eng_part *dropped = NULL;
+        pthread_mutex_lock(&e->mu);
+        j->verified = e->cfg.verify_results && verr == CZK_OK;
+        if (verr != CZK_OK) eng_job_abort(e, j, CZK_ERR_PROOF_INVALID, vm, &dropped);
+        j->inflight--;
+        if (j->inflight == 0 && j->status < CZK_JOB_DONE) eng_job_end(e, j);
+        pthread_mutex_unlock(&e->mu);
+        eng_parts_drop(e, dropped);
+    }
+    return NULL;
+}
