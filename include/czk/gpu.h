@@ -40,4 +40,26 @@ czk_err czk_gpu_ntt(czk_gpu *g, const czk_domain *d, czk_fr *a, czk_gpu_ntt_kind
 czk_err czk_gpu_poly_h(czk_gpu *g, const czk_domain *d, czk_fr *a, const czk_fr *b, const czk_fr *c, char *msg,
                        size_t msglen);
 
+/* Bytes czk holds on the device now (data buffers and cached tables). */
+size_t czk_gpu_mem_used(const czk_gpu *g);
+/* The device's free and total memory as the driver reports them. */
+czk_err czk_gpu_mem_info(int ordinal, size_t *free_bytes, size_t *total_bytes, char *msg, size_t msglen);
+
+/* Device-resident vectors of Fr, for callers that chain work on the device
+ * (and for benchmarks): allocated against g's cap, freed with
+ * czk_gpu_vec_free (NULL is ignored). */
+typedef struct czk_gpu_vec czk_gpu_vec;
+czk_err czk_gpu_vec_alloc(czk_gpu *g, size_t n, czk_gpu_vec **out, char *msg, size_t msglen);
+void czk_gpu_vec_free(czk_gpu_vec *v);
+/* Copies v's n elements from / to the host. */
+czk_err czk_gpu_vec_upload(czk_gpu_vec *v, const czk_fr *src, char *msg, size_t msglen);
+czk_err czk_gpu_vec_download(const czk_gpu_vec *v, czk_fr *dst, char *msg, size_t msglen);
+/* czk_gpu_ntt on a device vector of d->n elements (v->n >= d->n); returns
+ * when the transform is done. */
+czk_err czk_gpu_ntt_vec(czk_gpu *g, const czk_domain *d, czk_gpu_vec *v, czk_gpu_ntt_kind kind, char *msg,
+                        size_t msglen);
+/* czk_gpu_poly_h on device vectors: a receives h, b and c are clobbered. */
+czk_err czk_gpu_poly_h_vec(czk_gpu *g, const czk_domain *d, czk_gpu_vec *a, czk_gpu_vec *b, czk_gpu_vec *c,
+                           char *msg, size_t msglen);
+
 #endif

@@ -32,3 +32,51 @@ czk_err czk_gpu_poly_h(czk_gpu *g, const czk_domain *d, czk_fr *a, const czk_fr 
     if (msg && msglen) snprintf(msg, msglen, "no CUDA backend in this build");
     return CZK_ERR_UNSUPPORTED;
 }
+
+size_t czk_gpu_mem_used(const czk_gpu *g) {
+    (void)g;
+    return 0;
+}
+
+czk_err czk_gpu_mem_info(int ordinal, size_t *free_bytes, size_t *total_bytes, char *msg, size_t msglen) {
+    (void)ordinal;
+    if (free_bytes) *free_bytes = 0;
+    if (total_bytes) *total_bytes = 0;
+    if (msg && msglen) snprintf(msg, msglen, "no CUDA backend in this build");
+    return CZK_ERR_UNSUPPORTED;
+}
+
+czk_err czk_gpu_vec_alloc(czk_gpu *g, size_t n, czk_gpu_vec **out, char *msg, size_t msglen) {
+    (void)g, (void)n;
+    *out = NULL;
+    if (msg && msglen) snprintf(msg, msglen, "no CUDA backend in this build");
+    return CZK_ERR_UNSUPPORTED;
+}
+
+void czk_gpu_vec_free(czk_gpu_vec *v) { (void)v; }
+
+czk_err czk_gpu_vec_upload(czk_gpu_vec *v, const czk_fr *src, char *msg, size_t msglen) {
+    (void)v, (void)src;
+    if (msg && msglen) snprintf(msg, msglen, "no CUDA backend in this build");
+    return CZK_ERR_UNSUPPORTED;
+}
+
+czk_err czk_gpu_vec_download(const czk_gpu_vec *v, czk_fr *dst, char *msg, size_t msglen) {
+    (void)v, (void)dst;
+    if (msg && msglen) snprintf(msg, msglen, "no CUDA backend in this build");
+    return CZK_ERR_UNSUPPORTED;
+}
+
+czk_err czk_gpu_ntt_vec(czk_gpu *g, const czk_domain *d, czk_gpu_vec *v, czk_gpu_ntt_kind kind, char *msg,
+                        size_t msglen) {
+    (void)g, (void)d, (void)v, (void)kind;
+    if (msg && msglen) snprintf(msg, msglen, "no CUDA backend in this build");
+    return CZK_ERR_UNSUPPORTED;
+}
+
+czk_err czk_gpu_poly_h_vec(czk_gpu *g, const czk_domain *d, czk_gpu_vec *a, czk_gpu_vec *b, czk_gpu_vec *c,
+                           char *msg, size_t msglen) {
+    (void)g, (void)d, (void)a, (void)b, (void)c;
+    if (msg && msglen) snprintf(msg, msglen, "no CUDA backend in this build");
+    return CZK_ERR_UNSUPPORTED;
+}

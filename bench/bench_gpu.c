@@ -1,0 +1,165 @@
+/* czk — GPU NTT and H benchmarks (device 0).
+ *
+ * For 2^27, 2^26, 2^24, 2^22, 2^20 (2^20 and 2^22 with --quick): the forward,
+ * inverse and coset NTT on device-resident data (natural order in and out),
+ * H on device-resident a, b, c, and H with its transfers from and to
+ * pageable host memory (czk_gpu_poly_h). Median, min and max of 5 runs after
+ * one warm-up, in ns; the anchor is sppark's time on an H200 where issue C
+ * gives one, and the ratio is czk's time over it. Also the forward NTT at
+ * 2^24 and 2^27 with passes of at most 8 and 10 stages (CZK_GPU_NTT_K).
+ * Prints "no GPU" and exits 0 without a device. CSV: bench/results/gpu.csv. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bench.h"
+#include "czk/gpu.h"
+#include "czk/poly.h"
+
+#define REPS 5
+
+static double now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void fill(czk_fr *v, size_t n, uint64_t s) {
+    for (size_t i = 0; i < n; i++)
+        for (int k = 0; k < 4; k++) {
+            s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+            v[i].l[k] = k == 3 ? s % 0x73eda753299d7d48ull : s;
+        }
+}
+
+typedef struct {
+    czk_gpu *g;
+    czk_domain *d;
+    czk_gpu_vec *v[3];
+    czk_fr *h[3];
+    int op; /* 0..3 ntt kinds, 4 H on device, 5 H with transfers */
+} ctx_t;
+
+static int run_once(ctx_t *x) {
+    char msg[256] = "";
+    czk_err e;
+    if (x->op < 4)
+        e = czk_gpu_ntt_vec(x->g, x->d, x->v[0], (czk_gpu_ntt_kind)x->op, msg, sizeof msg);
+    else if (x->op == 4)
+        e = czk_gpu_poly_h_vec(x->g, x->d, x->v[0], x->v[1], x->v[2], msg, sizeof msg);
+    else
+        e = czk_gpu_poly_h(x->g, x->d, x->h[0], x->h[1], x->h[2], msg, sizeof msg);
+    if (e != CZK_OK) fprintf(stderr, "bench_gpu: %s\n", msg);
+    return e == CZK_OK ? 0 : 1;
+}
+
+static FILE *csv;
+static char names[64][64];
+static int name_i;
+
+static int measure(ctx_t *x, const char *label, unsigned lg, double anchor_ms) {
+    double s[REPS];
+    if (run_once(x)) return 1;
+    for (int i = 0; i < REPS; i++) {
+        double t0 = now_ns();
+        if (run_once(x)) return 1;
+        s[i] = now_ns() - t0;
+    }
+    qsort(s, REPS, sizeof s[0], cmp_double);
+    char *name = names[name_i++ % 64];
+    snprintf(name, sizeof names[0], "%s 2^%u", label, lg);
+    bench_result r = {name, s[REPS / 2], s[0], s[REPS - 1], 1, REPS};
+    bench_print(&r, anchor_ms * 1e6);
+    bench_csv_row(csv, &r, anchor_ms * 1e6);
+    return 0;
+}
+
+/* sppark on an H200 (issue C): forward, inverse, coset at 2^24, 2^26, 2^27 */
+static double anchor(int op, unsigned lg) {
+    if (op == 0) return lg == 24 ? 4.7 : lg == 26 ? 23.8 : lg == 27 ? 44.4 : 0;
+    if (op == 1) return lg == 27 ? 47.0 : 0;
+    if (op == 2) return lg == 27 ? 49.1 : 0;
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    if (czk_gpu_count() == 0) {
+        printf("bench_gpu: no GPU\n");
+        return 0;
+    }
+    int quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
+    static const unsigned full[] = {27, 26, 24, 22, 20}, small[] = {22, 20};
+    const unsigned *lgs = quick ? small : full;
+    size_t nlg = quick ? 2 : 5, nmax = (size_t)1 << lgs[0];
+    char msg[256] = "";
+    ctx_t x;
+    memset(&x, 0, sizeof x);
+    if (czk_gpu_open(&x.g, 0, 0, msg, sizeof msg) != CZK_OK) {
+        fprintf(stderr, "bench_gpu: %s\n", msg);
+        return 1;
+    }
+    printf("GPU: %s\n", czk_gpu_describe(x.g));
+    csv = bench_csv_open("gpu.csv");
+    if (csv) fprintf(csv, "# GPU: %s\n", czk_gpu_describe(x.g));
+    for (int k = 0; k < 3; k++) {
+        x.h[k] = malloc(nmax * sizeof(czk_fr));
+        if (!x.h[k]) return 1;
+        fill(x.h[k], nmax, 0x9e3779b97f4a7c15ull * (uint64_t)(k + 1));
+        if (czk_gpu_vec_alloc(x.g, nmax, &x.v[k], msg, sizeof msg) != CZK_OK ||
+            czk_gpu_vec_upload(x.v[k], x.h[k], msg, sizeof msg) != CZK_OK) {
+            fprintf(stderr, "bench_gpu: %s\n", msg);
+            return 1;
+        }
+    }
+    bench_print_header();
+    static const char *labels[] = {"ntt", "intt", "coset_ntt", "coset_intt", "h (device data)", "h (with transfers)"};
+    int rc = 0;
+    for (size_t l = 0; l < nlg && !rc; l++) {
+        czk_domain d;
+        if (czk_domain_init(&d, (size_t)1 << lgs[l]) != CZK_OK) return 1;
+        x.d = &d;
+        for (int op = 0; op < 6 && !rc; op++) {
+            if (op == 3) continue;
+            x.op = op;
+            rc = measure(&x, labels[op], lgs[l], anchor(op, lgs[l]));
+        }
+        czk_domain_free(&d);
+    }
+    /* pass size: the forward NTT with at most 8 and 10 stages per pass */
+    for (int kk = 8; kk <= 10 && !rc && !quick; kk += 2) {
+        char kv[8];
+        snprintf(kv, sizeof kv, "%d", kk);
+        setenv("CZK_GPU_NTT_K", kv, 1);
+        ctx_t y = x;
+        if (czk_gpu_open(&y.g, 0, 0, msg, sizeof msg) != CZK_OK) break;
+        for (int k = 0; k < 3; k++) y.v[k] = NULL;
+        if (czk_gpu_vec_alloc(y.g, nmax, &y.v[0], msg, sizeof msg) == CZK_OK &&
+            czk_gpu_vec_upload(y.v[0], x.h[0], msg, sizeof msg) == CZK_OK) {
+            for (unsigned lg = 24; lg <= 27 && !rc; lg += 3) {
+                czk_domain d;
+                if (czk_domain_init(&d, (size_t)1 << lg) != CZK_OK) break;
+                y.d = &d;
+                y.op = 0;
+                char label[32];
+                snprintf(label, sizeof label, "ntt k<=%d", kk);
+                rc = measure(&y, label, lg, anchor(0, lg));
+                czk_domain_free(&d);
+            }
+        }
+        czk_gpu_vec_free(y.v[0]);
+        czk_gpu_close(y.g);
+    }
+    for (int k = 0; k < 3; k++) {
+        czk_gpu_vec_free(x.v[k]);
+        free(x.h[k]);
+    }
+    czk_gpu_close(x.g);
+    if (csv) fclose(csv);
+    return rc;
+}

@@ -1,0 +1,29 @@
+#!/bin/sh
+# czk — the GPU machine's whole job in one call: build (scripts/device-build),
+# the GPU tests, then bench_gpu. Logs and the CSV go to $OUT (or
+# bench/results when OUT is unset). Pass --quick to bench only 2^20, 2^22.
+#   device run: set -o pipefail; sh bench/gpu.sh 2>&1 | tee $OUT/log
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+LOG=${OUT:-$ROOT/bench/results}
+mkdir -p "$LOG"
+cd "$ROOT" || exit 1
+nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,driver_version --format=csv 2>&1 | tee "$LOG/nvidia-smi.txt"
+t0=$(date +%s)
+if ! sh scripts/device-build build-device >"$LOG/build.log" 2>&1; then
+    tail -40 "$LOG/build.log"
+    echo "gpu.sh: build FAILED"
+    exit 1
+fi
+echo "gpu.sh: built in $(( $(date +%s) - t0 )) s"
+. scripts/device-env
+t0=$(date +%s)
+(cd build-device && ctest -R '^test_gpu' --output-on-failure) >"$LOG/test.log" 2>&1
+trc=$?
+cat "$LOG/test.log"
+echo "gpu.sh: tests rc=$trc in $(( $(date +%s) - t0 )) s"
+./build-device/bench_gpu "$@" 2>&1 | tee "$LOG/bench.log"
+brc=$?
+[ -f bench/results/gpu.csv ] && cp bench/results/gpu.csv "$LOG/gpu.csv"
+echo "gpu.sh: tests rc=$trc bench rc=$brc"
+[ $trc -eq 0 ] && [ $brc -eq 0 ]

@@ -1,0 +1,146 @@
+/* czk — Fr (BLS12-381 scalar field) on the device.
+ *
+ * An element is 8 little-endian 32-bit limbs: the same 32 bytes as the host's
+ * czk_fr (4 little-endian 64-bit limbs, Montgomery form a·2^256 mod r), so
+ * host buffers are copied as they are. Every function takes fully reduced
+ * inputs (< r) and returns fully reduced outputs, so results are the exact
+ * field values the CPU computes, bit for bit.
+ *
+ * The carry chains are PTX add.cc/addc/mad.lo.cc/madc.hi.cc in separate asm
+ * statements of fully unrolled loops (the technique of sppark's ff/mont_t.cuh):
+ * NVVM emits no carry-flag instructions of its own, so the flag set by one
+ * statement reaches the next; every statement is volatile so none is
+ * reordered across another. */
+#ifndef CZK_GPU_FR_CUH
+#define CZK_GPU_FR_CUH
+
+#include <stdint.h>
+
+struct __align__(16) fr_t {
+    uint32_t l[8];
+};
+
+/* r, little-endian 32-bit limbs */
+static __device__ __constant__ const uint32_t FR_P[8] = {0x00000001u, 0xffffffffu, 0xfffe5bfeu, 0x53bda402u,
+                                                  0x09a1d805u, 0x3339d808u, 0x299d7d48u, 0x73eda753u};
+/* -r^-1 mod 2^32 (r ≡ 1 mod 2^32) */
+#define FR_M0 0xffffffffu
+
+static __device__ __forceinline__ fr_t fr_load(const fr_t *p) {
+    const uint4 *q = (const uint4 *)p;
+    uint4 a = q[0], b = q[1];
+    fr_t r;
+    r.l[0] = a.x, r.l[1] = a.y, r.l[2] = a.z, r.l[3] = a.w;
+    r.l[4] = b.x, r.l[5] = b.y, r.l[6] = b.z, r.l[7] = b.w;
+    return r;
+}
+
+static __device__ __forceinline__ fr_t fr_ldg(const fr_t *p) {
+    const uint4 *q = (const uint4 *)p;
+    uint4 a = __ldg(q), b = __ldg(q + 1);
+    fr_t r;
+    r.l[0] = a.x, r.l[1] = a.y, r.l[2] = a.z, r.l[3] = a.w;
+    r.l[4] = b.x, r.l[5] = b.y, r.l[6] = b.z, r.l[7] = b.w;
+    return r;
+}
+
+static __device__ __forceinline__ void fr_store(fr_t *p, const fr_t &a) {
+    uint4 *q = (uint4 *)p;
+    q[0] = make_uint4(a.l[0], a.l[1], a.l[2], a.l[3]);
+    q[1] = make_uint4(a.l[4], a.l[5], a.l[6], a.l[7]);
+}
+
+/* r = a - p if that does not borrow, else a (a < 2p). */
+static __device__ __forceinline__ fr_t fr_reduce_once(const fr_t &a) {
+    fr_t d;
+    uint32_t borrow;
+    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(d.l[0]) : "r"(a.l[0]), "r"(FR_P[0]));
+#pragma unroll
+    for (int i = 1; i < 8; i++) asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(d.l[i]) : "r"(a.l[i]), "r"(FR_P[i]));
+    asm volatile("subc.u32 %0, 0, 0;" : "=r"(borrow));
+    fr_t r;
+#pragma unroll
+    for (int i = 0; i < 8; i++) r.l[i] = borrow ? a.l[i] : d.l[i];
+    return r;
+}
+
+/* a + b mod r: 8 adds, 8 subs, 8 selects. a + b < 2r < 2^256: no carry out. */
+static __device__ __forceinline__ fr_t fr_add(const fr_t &a, const fr_t &b) {
+    fr_t s;
+    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(s.l[0]) : "r"(a.l[0]), "r"(b.l[0]));
+#pragma unroll
+    for (int i = 1; i < 7; i++) asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(s.l[i]) : "r"(a.l[i]), "r"(b.l[i]));
+    asm volatile("addc.u32 %0, %1, %2;" : "=r"(s.l[7]) : "r"(a.l[7]), "r"(b.l[7]));
+    return fr_reduce_once(s);
+}
+
+/* a - b mod r: 8 subs, and 8 adds of r when it borrows. */
+static __device__ __forceinline__ fr_t fr_sub(const fr_t &a, const fr_t &b) {
+    fr_t d;
+    uint32_t borrow;
+    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(d.l[0]) : "r"(a.l[0]), "r"(b.l[0]));
+#pragma unroll
+    for (int i = 1; i < 8; i++) asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(d.l[i]) : "r"(a.l[i]), "r"(b.l[i]));
+    asm volatile("subc.u32 %0, 0, 0;" : "=r"(borrow));
+    fr_t m;
+#pragma unroll
+    for (int i = 0; i < 8; i++) m.l[i] = FR_P[i] & borrow;
+    asm volatile("add.cc.u32 %0, %0, %1;" : "+r"(d.l[0]) : "r"(m.l[0]));
+#pragma unroll
+    for (int i = 1; i < 7; i++) asm volatile("addc.cc.u32 %0, %0, %1;" : "+r"(d.l[i]) : "r"(m.l[i]));
+    asm volatile("addc.u32 %0, %0, %1;" : "+r"(d.l[7]) : "r"(m.l[7]));
+    return d;
+}
+
+/* -a mod r (0 stays 0). */
+static __device__ __forceinline__ fr_t fr_neg(const fr_t &a) {
+    fr_t z;
+#pragma unroll
+    for (int i = 0; i < 8; i++) z.l[i] = 0;
+    return fr_sub(z, a);
+}
+
+/* a·b·2^-256 mod r, CIOS over 32-bit limbs: per limb b_i, t += a·b_i (16
+ * mads) then t += m·r with m = t_0·(-r^-1) (16 mads) and a one-limb shift;
+ * t < 2r stays in 9 limbs plus a carry limb. 256 mads, one final
+ * conditional subtraction. */
+static __device__ __forceinline__ fr_t fr_mul(const fr_t &a, const fr_t &b) {
+    uint32_t t[10];
+#pragma unroll
+    for (int i = 0; i < 10; i++) t[i] = 0;
+#pragma unroll
+    for (int i = 0; i < 8; i++) {
+        const uint32_t bi = b.l[i];
+        /* t += a·b_i: low halves into t[0..7], high halves into t[1..8] */
+        asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[0]) : "r"(a.l[0]), "r"(bi));
+#pragma unroll
+        for (int j = 1; j < 8; j++) asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[j]) : "r"(a.l[j]), "r"(bi));
+        asm volatile("addc.cc.u32 %0, %0, 0;" : "+r"(t[8]));
+        asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[9]));
+        asm volatile("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[1]) : "r"(a.l[0]), "r"(bi));
+#pragma unroll
+        for (int j = 1; j < 8; j++) asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[j + 1]) : "r"(a.l[j]), "r"(bi));
+        asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[9]));
+        /* t += m·r, t[0] becomes 0 */
+        const uint32_t m = t[0] * FR_M0;
+        asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[0]) : "r"(m), "r"(FR_P[0]));
+#pragma unroll
+        for (int j = 1; j < 8; j++) asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[j]) : "r"(m), "r"(FR_P[j]));
+        asm volatile("addc.cc.u32 %0, %0, 0;" : "+r"(t[8]));
+        asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[9]));
+        asm volatile("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[1]) : "r"(m), "r"(FR_P[0]));
+#pragma unroll
+        for (int j = 1; j < 8; j++) asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[j + 1]) : "r"(m), "r"(FR_P[j]));
+        asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[9]));
+        /* shift one limb */
+#pragma unroll
+        for (int j = 0; j < 9; j++) t[j] = t[j + 1];
+        t[9] = 0;
+    }
+    fr_t r;
+#pragma unroll
+    for (int i = 0; i < 8; i++) r.l[i] = t[i];
+    return fr_reduce_once(r);
+}
+
+#endif

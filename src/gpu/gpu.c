@@ -1,0 +1,447 @@
+/* czk — the CUDA backend's host side (see include/czk/gpu.h): devices, the
+ * byte cap on what czk allocates, cached twiddle and coset tables, and the
+ * NTT / H sequences of kernel launches (src/gpu/ntt.cu).
+ *
+ * Tables: tw[e] = ω_N^e for e < N/2 with N = 2^tw_log the largest domain seen
+ * (a smaller domain uses ω_n = ω_N^(N/n) by striding); the coset tables of the
+ * last domain size hold g^p and g^-p split as hi[p >> s]·lo[p & (2^s - 1)],
+ * with 1/n and 1/Z(g) folded into the hi tables where a sequence needs them. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "czk/gpu.h"
+#include "gpu_internal.h"
+
+struct czk_gpu {
+    int ordinal;
+    size_t cap, used;
+    cudaStream_t stream;
+    char desc[320];
+    void *tw;
+    unsigned tw_log;
+    size_t tw_bytes;
+    /* coset tables for domains of 2^cs_log points (cs_log = ~0u: none) */
+    void *cs;
+    size_t cs_bytes;
+    unsigned cs_log, cs_s;
+    size_t cs_lo_len, cs_hi_len;
+    unsigned dif_max; /* largest k of a pass (CZK_GPU_NTT_K, default 9) */
+};
+
+struct czk_gpu_vec {
+    czk_gpu *g;
+    void *p;
+    size_t n;
+};
+
+/* coset table slots: lo tables of cs_lo_len, then hi tables of cs_hi_len */
+enum { CS_GLO, CS_GILO, CS_LO_COUNT };
+enum { CS_GHI, CS_GHI_N, CS_GIHI_N, CS_GIHI_NZ, CS_HI_COUNT };
+
+static czk_err fail(char *msg, size_t msglen, czk_err e, const char *fmt, const char *a, const char *b) {
+    if (msg && msglen) snprintf(msg, msglen, fmt, a, b);
+    return e;
+}
+
+/* Maps a CUDA error to czk_err with a message naming what failed. */
+static czk_err cuda_fail(cudaError_t ce, const char *what, char *msg, size_t msglen) {
+    if (ce == cudaErrorMemoryAllocation)
+        return fail(msg, msglen, CZK_ERR_NO_MEMORY, "GPU out of memory in %s: %s", what, cudaGetErrorString(ce));
+    return fail(msg, msglen, CZK_ERR_IO, "CUDA error in %s: %s", what, cudaGetErrorString(ce));
+}
+
+#define CK(call, what)                                                     \
+    do {                                                                   \
+        cudaError_t ce_ = (call);                                          \
+        if (ce_ != cudaSuccess) {                                          \
+            (void)cudaGetLastError();                                      \
+            return cuda_fail(ce_, what, msg, msglen);                      \
+        }                                                                  \
+    } while (0)
+
+int czk_gpu_count(void) {
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return n;
+}
+
+/* cudaMalloc against g's cap; CZK_ERR_NO_MEMORY beyond it or when the device is full. */
+static czk_err dev_alloc(czk_gpu *g, void **p, size_t bytes, const char *what, char *msg, size_t msglen) {
+    *p = NULL;
+    if (bytes > g->cap || g->used > g->cap - bytes) {
+        if (msg && msglen)
+            snprintf(msg, msglen, "GPU memory cap reached in %s: %zu bytes needed, %zu of %zu in use", what, bytes,
+                     g->used, g->cap);
+        return CZK_ERR_NO_MEMORY;
+    }
+    cudaError_t ce = cudaMalloc(p, bytes ? bytes : 1);
+    if (ce != cudaSuccess) {
+        (void)cudaGetLastError();
+        *p = NULL;
+        if (ce == cudaErrorMemoryAllocation && msg && msglen) {
+            snprintf(msg, msglen, "GPU out of memory in %s: %zu bytes needed, czk holds %zu", what, bytes, g->used);
+            return CZK_ERR_NO_MEMORY;
+        }
+        return cuda_fail(ce, what, msg, msglen);
+    }
+    g->used += bytes;
+    return CZK_OK;
+}
+
+static void dev_free(czk_gpu *g, void *p, size_t bytes) {
+    if (!p) return;
+    cudaFree(p);
+    g->used -= bytes;
+}
+
+czk_err czk_gpu_mem_info(int ordinal, size_t *free_bytes, size_t *total_bytes, char *msg, size_t msglen) {
+    CK(cudaSetDevice(ordinal), "cudaSetDevice");
+    CK(cudaMemGetInfo(free_bytes, total_bytes), "cudaMemGetInfo");
+    return CZK_OK;
+}
+
+czk_err czk_gpu_open(czk_gpu **out, int ordinal, size_t mem_cap_bytes, char *msg, size_t msglen) {
+    *out = NULL;
+    int count = czk_gpu_count();
+    if (ordinal < 0 || ordinal >= count) {
+        if (msg && msglen) snprintf(msg, msglen, "no CUDA device %d (%d found)", ordinal, count);
+        return count ? CZK_ERR_INVALID_ARGUMENT : CZK_ERR_UNSUPPORTED;
+    }
+    struct cudaDeviceProp prop;
+    size_t free_b = 0, total_b = 0;
+    CK(cudaSetDevice(ordinal), "cudaSetDevice");
+    CK(cudaGetDeviceProperties(&prop, ordinal), "cudaGetDeviceProperties");
+    CK(cudaMemGetInfo(&free_b, &total_b), "cudaMemGetInfo");
+    czk_gpu *g = calloc(1, sizeof *g);
+    if (!g) return fail(msg, msglen, CZK_ERR_NO_MEMORY, "out of host memory%s%s", "", "");
+    g->ordinal = ordinal;
+    g->cap = mem_cap_bytes ? mem_cap_bytes : free_b;
+    g->cs_log = ~0u;
+    g->dif_max = 9;
+    const char *kenv = getenv("CZK_GPU_NTT_K");
+    if (kenv && atoi(kenv) >= 1 && atoi(kenv) <= 10) g->dif_max = (unsigned)atoi(kenv);
+    snprintf(g->desc, sizeof g->desc, "%s (sm_%d%d, %zu GiB)", prop.name, prop.major, prop.minor,
+             (size_t)((total_b + (1u << 29)) >> 30));
+    cudaError_t ce = cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking);
+    if (ce != cudaSuccess) {
+        (void)cudaGetLastError();
+        free(g);
+        return cuda_fail(ce, "cudaStreamCreate", msg, msglen);
+    }
+    *out = g;
+    return CZK_OK;
+}
+
+void czk_gpu_close(czk_gpu *g) {
+    if (!g) return;
+    cudaSetDevice(g->ordinal);
+    cudaStreamSynchronize(g->stream);
+    dev_free(g, g->tw, g->tw_bytes);
+    dev_free(g, g->cs, g->cs_bytes);
+    cudaStreamDestroy(g->stream);
+    free(g);
+}
+
+const char *czk_gpu_describe(const czk_gpu *g) { return g ? g->desc : "no GPU"; }
+
+size_t czk_gpu_mem_used(const czk_gpu *g) { return g ? g->used : 0; }
+
+static void fr_powers(czk_fr *out, const czk_fr *base, const czk_fr *start, size_t count) {
+    czk_fr p = *start;
+    for (size_t k = 0; k < count; k++) {
+        out[k] = p;
+        czk_fr_mul(&p, &p, base);
+    }
+}
+
+/* Uploads host tables and waits for the copy (the host buffer is freed after). */
+static czk_err upload_sync(czk_gpu *g, void *dst, const void *src, size_t bytes, char *msg, size_t msglen) {
+    CK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, g->stream), "cudaMemcpy (tables)");
+    CK(cudaStreamSynchronize(g->stream), "cudaStreamSynchronize (tables)");
+    return CZK_OK;
+}
+
+/* Makes tw cover transforms of 2^log_n points. */
+static czk_err ensure_twiddles(czk_gpu *g, unsigned log_n, char *msg, size_t msglen) {
+    unsigned t = log_n < 1 ? 1 : log_n;
+    if (g->tw && g->tw_log >= t) return CZK_OK;
+    dev_free(g, g->tw, g->tw_bytes);
+    g->tw = NULL;
+    size_t half = (size_t)1 << (t - 1);
+    unsigned s = t - 1 < 12 ? t - 1 : 12;
+    size_t lo_len = (size_t)1 << s, hi_len = half >> s;
+    czk_fr w, ws, one = CZK_FR_ONE;
+    czk_fr_root_of_unity(&w, (int)t);
+    czk_fr *h = malloc((lo_len + hi_len) * sizeof(czk_fr));
+    if (!h) return fail(msg, msglen, CZK_ERR_NO_MEMORY, "out of host memory%s%s", "", "");
+    fr_powers(h, &w, &one, lo_len);
+    ws = h[lo_len - 1];
+    czk_fr_mul(&ws, &ws, &w); /* ω^(2^s) */
+    fr_powers(h + lo_len, &ws, &one, hi_len);
+    void *tmp = NULL, *tw = NULL;
+    size_t tw_bytes = half * sizeof(czk_fr), tmp_bytes = (lo_len + hi_len) * sizeof(czk_fr);
+    czk_err e = dev_alloc(g, &tw, tw_bytes, "the twiddle table", msg, msglen);
+    if (e == CZK_OK) e = dev_alloc(g, &tmp, tmp_bytes, "the twiddle table", msg, msglen);
+    if (e == CZK_OK) e = upload_sync(g, tmp, h, tmp_bytes, msg, msglen);
+    if (e == CZK_OK) {
+        cudaError_t ce = czk_gpu_launch_table(tw, (char *)tmp + lo_len * sizeof(czk_fr), tmp, s, half, g->stream);
+        if (ce == cudaSuccess) ce = cudaStreamSynchronize(g->stream);
+        if (ce != cudaSuccess) {
+            (void)cudaGetLastError();
+            e = cuda_fail(ce, "the twiddle kernel", msg, msglen);
+        }
+    }
+    free(h);
+    dev_free(g, tmp, tmp_bytes);
+    if (e != CZK_OK) {
+        dev_free(g, tw, tw_bytes);
+        return e;
+    }
+    g->tw = tw;
+    g->tw_bytes = tw_bytes;
+    g->tw_log = t;
+    return CZK_OK;
+}
+
+/* Makes the coset tables describe d. */
+static czk_err ensure_coset(czk_gpu *g, const czk_domain *d, char *msg, size_t msglen) {
+    if (g->cs && g->cs_log == d->log_n) return CZK_OK;
+    dev_free(g, g->cs, g->cs_bytes);
+    g->cs = NULL;
+    g->cs_log = ~0u;
+    unsigned L = d->log_n, s = (L + 1) / 2;
+    size_t lo_len = (size_t)1 << s, hi_len = (size_t)1 << (L - s);
+    size_t total = CS_LO_COUNT * lo_len + CS_HI_COUNT * hi_len;
+    czk_fr *h = malloc(total * sizeof(czk_fr));
+    if (!h) return fail(msg, msglen, CZK_ERR_NO_MEMORY, "out of host memory%s%s", "", "");
+    czk_fr *lo = h, *hi = h + CS_LO_COUNT * lo_len;
+    czk_fr one = CZK_FR_ONE, gs, gis, z, zn;
+    fr_powers(lo + CS_GLO * lo_len, &d->coset, &one, lo_len);
+    fr_powers(lo + CS_GILO * lo_len, &d->coset_inv, &one, lo_len);
+    czk_fr_mul(&gs, &lo[CS_GLO * lo_len + lo_len - 1], &d->coset);      /* g^(2^s) */
+    czk_fr_mul(&gis, &lo[CS_GILO * lo_len + lo_len - 1], &d->coset_inv); /* g^-(2^s) */
+    czk_domain_z(d, &d->coset, &z);
+    czk_fr_inv(&z, &z);
+    czk_fr_mul(&zn, &z, &d->n_inv);
+    fr_powers(hi + CS_GHI * hi_len, &gs, &one, hi_len);
+    fr_powers(hi + CS_GHI_N * hi_len, &gs, &d->n_inv, hi_len);
+    fr_powers(hi + CS_GIHI_N * hi_len, &gis, &d->n_inv, hi_len);
+    fr_powers(hi + CS_GIHI_NZ * hi_len, &gis, &zn, hi_len);
+    void *cs = NULL;
+    size_t bytes = total * sizeof(czk_fr);
+    czk_err e = dev_alloc(g, &cs, bytes, "the coset tables", msg, msglen);
+    if (e == CZK_OK) e = upload_sync(g, cs, h, bytes, msg, msglen);
+    free(h);
+    if (e != CZK_OK) {
+        dev_free(g, cs, bytes);
+        return e;
+    }
+    g->cs = cs;
+    g->cs_bytes = bytes;
+    g->cs_log = L;
+    g->cs_s = s;
+    g->cs_lo_len = lo_len;
+    g->cs_hi_len = hi_len;
+    return CZK_OK;
+}
+
+static const void *cs_lo(const czk_gpu *g, int slot) {
+    return (const char *)g->cs + (size_t)slot * g->cs_lo_len * sizeof(czk_fr);
+}
+static const void *cs_hi(const czk_gpu *g, int slot) {
+    return (const char *)g->cs + (CS_LO_COUNT * g->cs_lo_len + (size_t)slot * g->cs_hi_len) * sizeof(czk_fr);
+}
+
+/* In-place DIF of 2^log_n points, bit-reversed out: passes of at most dif_max stages. */
+static cudaError_t run_dif(czk_gpu *g, void *x, unsigned log_n, int inverse) {
+    if (log_n == 0) return cudaSuccess;
+    unsigned npass = (log_n + g->dif_max - 1) / g->dif_max, b = log_n;
+    for (unsigned i = 0; i < npass; i++) {
+        unsigned k = log_n / npass + (i < log_n % npass ? 1 : 0);
+        b -= k;
+        unsigned room = 10 - k, c = b < room ? b : room;
+        cudaError_t ce = czk_gpu_launch_dif_pass(x, log_n, b, k, c, g->tw, g->tw_log, inverse, g->stream);
+        if (ce != cudaSuccess) return ce;
+    }
+    return cudaSuccess;
+}
+
+/* Enqueues the transform `kind` of x (2^d->log_n points) on g's stream; the
+ * tables must be ready. */
+static cudaError_t enqueue_ntt(czk_gpu *g, const czk_domain *d, void *x, czk_gpu_ntt_kind kind) {
+    unsigned L = d->log_n;
+    cudaError_t ce = cudaSuccess;
+    switch (kind) {
+    case CZK_GPU_NTT_FORWARD:
+        ce = run_dif(g, x, L, 0);
+        if (ce == cudaSuccess) ce = czk_gpu_launch_bitrev(x, L, 0, NULL, NULL, NULL, 0, g->stream);
+        break;
+    case CZK_GPU_NTT_INVERSE:
+        ce = run_dif(g, x, L, 1);
+        if (ce == cudaSuccess) ce = czk_gpu_launch_bitrev(x, L, 1, &d->n_inv, NULL, NULL, 0, g->stream);
+        break;
+    case CZK_GPU_NTT_COSET:
+        ce = czk_gpu_launch_scale(x, d->n, cs_hi(g, CS_GHI), cs_lo(g, CS_GLO), g->cs_s, g->stream);
+        if (ce == cudaSuccess) ce = run_dif(g, x, L, 0);
+        if (ce == cudaSuccess) ce = czk_gpu_launch_bitrev(x, L, 0, NULL, NULL, NULL, 0, g->stream);
+        break;
+    case CZK_GPU_NTT_COSET_INVERSE:
+        ce = run_dif(g, x, L, 1);
+        if (ce == cudaSuccess)
+            ce = czk_gpu_launch_bitrev(x, L, 2, NULL, cs_hi(g, CS_GIHI_N), cs_lo(g, CS_GILO), g->cs_s, g->stream);
+        break;
+    default:
+        ce = cudaErrorInvalidValue;
+    }
+    return ce;
+}
+
+static czk_err check_domain(const czk_domain *d, char *msg, size_t msglen) {
+    if (!d || d->n == 0 || d->n != (size_t)1 << d->log_n || d->log_n > 31)
+        return fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid domain%s%s", "", "");
+    return CZK_OK;
+}
+
+static czk_err prepare(czk_gpu *g, const czk_domain *d, int coset, char *msg, size_t msglen) {
+    czk_err e = check_domain(d, msg, msglen);
+    if (e != CZK_OK) return e;
+    CK(cudaSetDevice(g->ordinal), "cudaSetDevice");
+    e = ensure_twiddles(g, d->log_n, msg, msglen);
+    if (e == CZK_OK && coset) e = ensure_coset(g, d, msg, msglen);
+    return e;
+}
+
+czk_err czk_gpu_vec_alloc(czk_gpu *g, size_t n, czk_gpu_vec **out, char *msg, size_t msglen) {
+    *out = NULL;
+    if (!g || n == 0) return fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument%s%s", "", "");
+    CK(cudaSetDevice(g->ordinal), "cudaSetDevice");
+    czk_gpu_vec *v = calloc(1, sizeof *v);
+    if (!v) return fail(msg, msglen, CZK_ERR_NO_MEMORY, "out of host memory%s%s", "", "");
+    czk_err e = dev_alloc(g, &v->p, n * sizeof(czk_fr), "a device vector", msg, msglen);
+    if (e != CZK_OK) {
+        free(v);
+        return e;
+    }
+    v->g = g;
+    v->n = n;
+    *out = v;
+    return CZK_OK;
+}
+
+void czk_gpu_vec_free(czk_gpu_vec *v) {
+    if (!v) return;
+    cudaSetDevice(v->g->ordinal);
+    cudaStreamSynchronize(v->g->stream);
+    dev_free(v->g, v->p, v->n * sizeof(czk_fr));
+    free(v);
+}
+
+czk_err czk_gpu_vec_upload(czk_gpu_vec *v, const czk_fr *src, char *msg, size_t msglen) {
+    CK(cudaSetDevice(v->g->ordinal), "cudaSetDevice");
+    CK(cudaMemcpyAsync(v->p, src, v->n * sizeof(czk_fr), cudaMemcpyHostToDevice, v->g->stream), "upload");
+    CK(cudaStreamSynchronize(v->g->stream), "upload");
+    return CZK_OK;
+}
+
+czk_err czk_gpu_vec_download(const czk_gpu_vec *v, czk_fr *dst, char *msg, size_t msglen) {
+    CK(cudaSetDevice(v->g->ordinal), "cudaSetDevice");
+    CK(cudaMemcpyAsync(dst, v->p, v->n * sizeof(czk_fr), cudaMemcpyDeviceToHost, v->g->stream), "download");
+    CK(cudaStreamSynchronize(v->g->stream), "download");
+    return CZK_OK;
+}
+
+static int is_coset(czk_gpu_ntt_kind kind) { return kind == CZK_GPU_NTT_COSET || kind == CZK_GPU_NTT_COSET_INVERSE; }
+
+czk_err czk_gpu_ntt_vec(czk_gpu *g, const czk_domain *d, czk_gpu_vec *v, czk_gpu_ntt_kind kind, char *msg,
+                        size_t msglen) {
+    if (!g || !v || v->g != g || (unsigned)kind > CZK_GPU_NTT_COSET_INVERSE)
+        return fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument%s%s", "", "");
+    czk_err e = prepare(g, d, is_coset(kind), msg, msglen);
+    if (e != CZK_OK) return e;
+    if (v->n < d->n) return fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "device vector shorter than the domain%s%s", "", "");
+    CK(enqueue_ntt(g, d, v->p, kind), "the NTT kernels");
+    CK(cudaStreamSynchronize(g->stream), "the NTT kernels");
+    return CZK_OK;
+}
+
+czk_err czk_gpu_ntt(czk_gpu *g, const czk_domain *d, czk_fr *a, czk_gpu_ntt_kind kind, char *msg, size_t msglen) {
+    if (!g || !a || (unsigned)kind > CZK_GPU_NTT_COSET_INVERSE)
+        return fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument%s%s", "", "");
+    czk_err e = prepare(g, d, is_coset(kind), msg, msglen);
+    if (e != CZK_OK) return e;
+    czk_gpu_vec *v = NULL;
+    e = czk_gpu_vec_alloc(g, d->n, &v, msg, msglen);
+    if (e == CZK_OK) e = czk_gpu_vec_upload(v, a, msg, msglen);
+    if (e == CZK_OK) e = czk_gpu_ntt_vec(g, d, v, kind, msg, msglen);
+    if (e == CZK_OK) e = czk_gpu_vec_download(v, a, msg, msglen);
+    czk_gpu_vec_free(v);
+    return e;
+}
+
+/* bellperson's execute_fft on device buffers (see poly_h.c): each of a, b, c
+ * goes through an inverse DIF, a bit-reversal that applies g^i/n at natural
+ * position i, and a forward DIF; a·b - c is taken in bit-reversed order; a is
+ * put back in natural order, inverse-DIF'd, and a last bit-reversal applies
+ * g^-i/(n·Z(g)). */
+static cudaError_t enqueue_h(czk_gpu *g, const czk_domain *d, void *a, void *b, void *c) {
+    unsigned L = d->log_n;
+    void *v[3] = {a, b, c};
+    cudaError_t ce = cudaSuccess;
+    for (int k = 0; k < 3 && ce == cudaSuccess; k++) {
+        ce = run_dif(g, v[k], L, 1);
+        if (ce == cudaSuccess)
+            ce = czk_gpu_launch_bitrev(v[k], L, 2, NULL, cs_hi(g, CS_GHI_N), cs_lo(g, CS_GLO), g->cs_s, g->stream);
+        if (ce == cudaSuccess) ce = run_dif(g, v[k], L, 0);
+    }
+    if (ce == cudaSuccess) ce = czk_gpu_launch_abc(a, b, c, d->n, g->stream);
+    if (ce == cudaSuccess) ce = czk_gpu_launch_bitrev(a, L, 0, NULL, NULL, NULL, 0, g->stream);
+    if (ce == cudaSuccess) ce = run_dif(g, a, L, 1);
+    if (ce == cudaSuccess)
+        ce = czk_gpu_launch_bitrev(a, L, 2, NULL, cs_hi(g, CS_GIHI_NZ), cs_lo(g, CS_GILO), g->cs_s, g->stream);
+    return ce;
+}
+
+czk_err czk_gpu_poly_h_vec(czk_gpu *g, const czk_domain *d, czk_gpu_vec *a, czk_gpu_vec *b, czk_gpu_vec *c,
+                           char *msg, size_t msglen) {
+    if (!g || !a || !b || !c || a->g != g || b->g != g || c->g != g)
+        return fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument%s%s", "", "");
+    czk_err e = prepare(g, d, 1, msg, msglen);
+    if (e != CZK_OK) return e;
+    if (a->n < d->n || b->n < d->n || c->n < d->n)
+        return fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "device vector shorter than the domain%s%s", "", "");
+    CK(enqueue_h(g, d, a->p, b->p, c->p), "the H kernels");
+    CK(cudaStreamSynchronize(g->stream), "the H kernels");
+    return CZK_OK;
+}
+
+czk_err czk_gpu_poly_h(czk_gpu *g, const czk_domain *d, czk_fr *a, const czk_fr *b, const czk_fr *c, char *msg,
+                       size_t msglen) {
+    if (!g || !a || !b || !c) return fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument%s%s", "", "");
+    czk_err e = prepare(g, d, 1, msg, msglen);
+    if (e != CZK_OK) return e;
+    czk_gpu_vec *v[3] = {NULL, NULL, NULL};
+    const czk_fr *src[3] = {a, b, c};
+    for (int k = 0; k < 3 && e == CZK_OK; k++) e = czk_gpu_vec_alloc(g, d->n, &v[k], msg, msglen);
+    /* uploads are queued in order; the kernels of a start behind its copy */
+    for (int k = 0; k < 3 && e == CZK_OK; k++) {
+        cudaError_t ce = cudaMemcpyAsync(v[k]->p, src[k], d->n * sizeof(czk_fr), cudaMemcpyHostToDevice, g->stream);
+        if (ce != cudaSuccess) {
+            (void)cudaGetLastError();
+            e = cuda_fail(ce, "upload of a, b, c", msg, msglen);
+        }
+    }
+    if (e == CZK_OK) {
+        cudaError_t ce = enqueue_h(g, d, v[0]->p, v[1]->p, v[2]->p);
+        if (ce != cudaSuccess) {
+            (void)cudaGetLastError();
+            e = cuda_fail(ce, "the H kernels", msg, msglen);
+        }
+    }
+    if (e == CZK_OK) e = czk_gpu_vec_download(v[0], a, msg, msglen);
+    for (int k = 0; k < 3; k++) czk_gpu_vec_free(v[k]);
+    return e;
+}

@@ -1,0 +1,156 @@
+/* czk — NTT kernels over Fr: radix-2^k decimation-in-frequency passes in
+ * shared memory, a bit-reversal with per-position factors, and the
+ * element-wise kernels of the H computation (see gpu_internal.h).
+ *
+ * A pass on bits [b, b+k) of chunks of m = 2^(b+k) points: a block loads
+ * 2^k rows (stride 2^b) of 2^c_log adjacent columns u, runs the k radix-2
+ * Gentleman–Sande stages of a 2^k-point DIF with root ω_{2^k}, and multiplies
+ * the value that lands at row v (frequency q = rev_k(v)) by ω_m^(u·q) before
+ * writing it back in place: exactly what k in-place radix-2 DIF stages leave.
+ * After the passes down to b = 0 the vector holds the transform in
+ * bit-reversed order. */
+#include <cuda_runtime.h>
+
+#include "fr.cuh"
+#include "gpu_internal.h"
+
+#define DIF_MAX_LOG 10 /* points per block: 2^(k + c_log) <= 2^10, 512 threads */
+
+/* ω_N^E (or ω_N^-E) from tw[e] = ω_N^e, e < N/2, with ω_N^(N/2) = -1. */
+static __device__ __forceinline__ fr_t tw_get(const fr_t *tw, unsigned tw_log, uint32_t e, int inverse) {
+    const uint32_t mask = (uint32_t)((1ull << tw_log) - 1), half = (uint32_t)(1ull << (tw_log - 1));
+    if (inverse) e = (0u - e) & mask;
+    if (e < half) return fr_ldg(tw + e);
+    return fr_neg(fr_ldg(tw + (e - half)));
+}
+
+__global__ void __launch_bounds__(512) dif_pass_kernel(fr_t *x, unsigned b, unsigned k, unsigned c_log,
+                                                       const fr_t *tw, unsigned tw_log, int inverse) {
+    extern __shared__ __align__(16) unsigned char smem_raw[];
+    fr_t *sm = (fr_t *)smem_raw;
+    const unsigned nthreads = 1u << (k + c_log - 1), tid = threadIdx.x;
+    const unsigned cmask = (1u << c_log) - 1;
+    const size_t blk = blockIdx.x;
+    const unsigned ug_log = b - c_log;
+    const size_t chunk = blk >> ug_log;
+    const size_t ug = blk & ((((size_t)1) << ug_log) - 1);
+    fr_t *base = x + (chunk << (b + k)) + (ug << c_log);
+
+#pragma unroll
+    for (int h = 0; h < 2; h++) {
+        const unsigned l = tid + h * nthreads;
+        sm[l] = fr_load(base + ((size_t)(l >> c_log) << b) + (l & cmask));
+    }
+    __syncthreads();
+
+    const unsigned uc = tid & cmask, p = tid >> c_log;
+    for (unsigned j = 0; j < k; j++) {
+        const unsigned sh = k - 1 - j, hh = 1u << sh;
+        const unsigned lo = p & (hh - 1);
+        const unsigned v0 = ((p >> sh) << (sh + 1)) | lo;
+        const unsigned i0 = (v0 << c_log) | uc, i1 = ((v0 + hh) << c_log) | uc;
+        const fr_t x0 = sm[i0], x1 = sm[i1];
+        fr_t y1 = fr_sub(x0, x1);
+        sm[i0] = fr_add(x0, x1);
+        if (lo) y1 = fr_mul(y1, tw_get(tw, tw_log, lo << (j + tw_log - k), inverse));
+        sm[i1] = y1;
+        __syncthreads();
+    }
+
+#pragma unroll
+    for (int h = 0; h < 2; h++) {
+        const unsigned l = tid + h * nthreads;
+        const unsigned v = l >> c_log, q = __brev(v) >> (32 - k);
+        const uint32_t u = (uint32_t)(ug << c_log) + (l & cmask);
+        const uint32_t e = u * q;
+        fr_t val = sm[l];
+        if (e) val = fr_mul(val, tw_get(tw, tw_log, e << (tw_log - b - k), inverse));
+        fr_store(base + ((size_t)v << b) + (l & cmask), val);
+    }
+}
+
+__global__ void table_kernel(fr_t *tw, const fr_t *hi, const fr_t *lo, unsigned s_log, size_t count) {
+    const size_t mask = (((size_t)1) << s_log) - 1;
+    for (size_t e = blockIdx.x * (size_t)blockDim.x + threadIdx.x; e < count; e += (size_t)gridDim.x * blockDim.x)
+        fr_store(tw + e, fr_mul(fr_ldg(hi + (e >> s_log)), fr_ldg(lo + (e & mask))));
+}
+
+static __device__ __forceinline__ fr_t factor_at(size_t i, int mode, const fr_t &scalar, const fr_t *hi,
+                                                 const fr_t *lo, unsigned s_log) {
+    if (mode == 1) return scalar;
+    return fr_mul(fr_ldg(hi + (i >> s_log)), fr_ldg(lo + (i & ((((size_t)1) << s_log) - 1))));
+}
+
+__global__ void bitrev_kernel(fr_t *x, unsigned log_n, size_t n, int mode, fr_t scalar, const fr_t *hi,
+                              const fr_t *lo, unsigned s_log) {
+    const size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    const size_t j = log_n ? (size_t)(__brev((unsigned)i) >> (32 - log_n)) : 0;
+    if (i < j) {
+        fr_t a = fr_load(x + i), c = fr_load(x + j);
+        if (mode) {
+            c = fr_mul(c, factor_at(i, mode, scalar, hi, lo, s_log));
+            a = fr_mul(a, factor_at(j, mode, scalar, hi, lo, s_log));
+        }
+        fr_store(x + i, c);
+        fr_store(x + j, a);
+    } else if (i == j && mode) {
+        fr_store(x + i, fr_mul(fr_load(x + i), factor_at(i, mode, scalar, hi, lo, s_log)));
+    }
+}
+
+__global__ void scale_kernel(fr_t *x, size_t n, const fr_t *hi, const fr_t *lo, unsigned s_log) {
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+        fr_store(x + i, fr_mul(fr_load(x + i), factor_at(i, 2, fr_t(), hi, lo, s_log)));
+}
+
+__global__ void abc_kernel(fr_t *a, const fr_t *b, const fr_t *c, size_t n) {
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+        fr_store(a + i, fr_sub(fr_mul(fr_load(a + i), fr_ldg(b + i)), fr_ldg(c + i)));
+}
+
+static unsigned grid_for(size_t n, unsigned threads) {
+    size_t g = (n + threads - 1) / threads;
+    const size_t cap = (size_t)1 << 20;
+    return (unsigned)(g < 1 ? 1 : g > cap ? cap : g);
+}
+
+extern "C" cudaError_t czk_gpu_launch_table(void *tw, const void *hi, const void *lo, unsigned s_log, size_t count,
+                                            cudaStream_t s) {
+    table_kernel<<<grid_for(count, 256), 256, 0, s>>>((fr_t *)tw, (const fr_t *)hi, (const fr_t *)lo, s_log, count);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t czk_gpu_launch_dif_pass(void *x, unsigned log_n, unsigned b, unsigned k, unsigned c_log,
+                                               const void *tw, unsigned tw_log, int inverse, cudaStream_t s) {
+    if (k < 1 || k + c_log > DIF_MAX_LOG || c_log > b || b + k > log_n || tw_log < log_n)
+        return cudaErrorInvalidValue;
+    const unsigned threads = 1u << (k + c_log - 1);
+    const size_t blocks = (size_t)1 << (log_n - k - c_log);
+    const size_t smem = (size_t)sizeof(fr_t) << (k + c_log);
+    dif_pass_kernel<<<(unsigned)blocks, threads, smem, s>>>((fr_t *)x, b, k, c_log, (const fr_t *)tw, tw_log,
+                                                             inverse);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t czk_gpu_launch_bitrev(void *x, unsigned log_n, int mode, const void *scalar, const void *hi,
+                                             const void *lo, unsigned s_log, cudaStream_t s) {
+    const size_t n = (size_t)1 << log_n;
+    fr_t sc = fr_t();
+    if (mode == 1) sc = *(const fr_t *)scalar;
+    const unsigned threads = 256;
+    bitrev_kernel<<<(unsigned)((n + threads - 1) / threads), threads, 0, s>>>(
+        (fr_t *)x, log_n, n, mode, sc, (const fr_t *)hi, (const fr_t *)lo, s_log);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t czk_gpu_launch_scale(void *x, size_t n, const void *hi, const void *lo, unsigned s_log,
+                                            cudaStream_t s) {
+    scale_kernel<<<grid_for(n, 256), 256, 0, s>>>((fr_t *)x, n, (const fr_t *)hi, (const fr_t *)lo, s_log);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t czk_gpu_launch_abc(void *a, const void *b, const void *c, size_t n, cudaStream_t s) {
+    abc_kernel<<<grid_for(n, 256), 256, 0, s>>>((fr_t *)a, (const fr_t *)b, (const fr_t *)c, n);
+    return cudaGetLastError();
+}
