@@ -98,14 +98,15 @@ static void test_order(void) {
 static void test_no_overtaking(void) {
     czk_reservation hold;
     CHECK(czk_budget_try_reserve(B, 700, &hold));
-    waiter_arg big = {800, CZK_PRIO_NORMAL, 10, false, 0}, small = {100, CZK_PRIO_NORMAL, 11, false, 0};
+    /* big needs the whole budget, so small cannot run until big released it */
+    waiter_arg big = {1000, CZK_PRIO_NORMAL, 10, false, 0}, small = {100, CZK_PRIO_NORMAL, 11, false, 0};
     pthread_t tb, ts;
     norder = 0;
     pthread_create(&tb, NULL, waiter_main, &big);
     wait_for_waiters(1);
     pthread_create(&ts, NULL, waiter_main, &small);
     wait_for_waiters(2);
-    /* 300 bytes are free: enough for small, not for big; small must wait */
+    /* 300 bytes are free: enough for small, but big is ahead of it */
     czk_reservation probe;
     CHECK(!czk_budget_try_reserve(B, 100, &probe));
     CHECK(norder == 0);
