@@ -7,6 +7,12 @@
  * one warm-up, in ns; the anchor is sppark's time on an H200 where issue C
  * gives one, and the ratio is czk's time over it. Also the forward NTT at
  * 2^24 and 2^27 with passes of at most 8 and 10 stages (CZK_GPU_NTT_K).
+ * G1 MSM (czk_gpu_msm_g1) at 2^20, 2^22, 2^24 (2^20, 2^22 with --quick),
+ * random scalars: bases and scalars uploaded by each call (pageable host
+ * memory), and resident bases with scalars from pinned host memory; median,
+ * min and max of 3 runs after one warm-up. The bases are 2^16 distinct
+ * points repeated; after each size one more run prints its stage times
+ * (CZK_GPU_MSM_PROFILE). --msm (last argument): only the MSM rows.
  * Prints "no GPU" and exits 0 without a device. CSV: bench/results/gpu.csv. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,10 +20,16 @@
 #include <time.h>
 
 #include "bench.h"
+#include "czk/g1.h"
 #include "czk/gpu.h"
 #include "czk/poly.h"
 
 #define REPS 5
+#define MSM_REPS 3
+
+#ifdef CZK_HAVE_CUDA
+#include <cuda_runtime_api.h>
+#endif
 
 static double now_ns(void) {
     struct timespec ts;
@@ -80,6 +92,93 @@ static int measure(ctx_t *x, const char *label, unsigned lg, double anchor_ms) {
     return 0;
 }
 
+typedef struct {
+    czk_gpu *g;
+    const czk_g1_affine *bases;
+    const czk_gpu_g1_bases *resident;
+    const czk_fr *scalars;
+    size_t n;
+} msm_ctx;
+
+static int msm_once(msm_ctx *x) {
+    char msg[256] = "";
+    czk_g1 r;
+    czk_err e = x->resident ? czk_gpu_msm_g1_resident(x->g, &r, x->resident, x->scalars, x->n, NULL, msg, sizeof msg)
+                            : czk_gpu_msm_g1(x->g, &r, x->bases, x->scalars, x->n, NULL, msg, sizeof msg);
+    if (e != CZK_OK) fprintf(stderr, "bench_gpu: %s\n", msg);
+    return e == CZK_OK ? 0 : 1;
+}
+
+static int msm_measure(msm_ctx *x, const char *label, unsigned lg, double anchor_ms) {
+    double s[MSM_REPS];
+    if (msm_once(x)) return 1;
+    for (int i = 0; i < MSM_REPS; i++) {
+        double t0 = now_ns();
+        if (msm_once(x)) return 1;
+        s[i] = now_ns() - t0;
+    }
+    qsort(s, MSM_REPS, sizeof s[0], cmp_double);
+    char *name = names[name_i++ % 64];
+    snprintf(name, sizeof names[0], "%s 2^%u", label, lg);
+    bench_result r = {name, s[MSM_REPS / 2], s[0], s[MSM_REPS - 1], 1, MSM_REPS};
+    bench_print(&r, anchor_ms * 1e6);
+    bench_csv_row(csv, &r, anchor_ms * 1e6);
+    return 0;
+}
+
+/* G1 MSM rows; sppark on an H200 (issue C): resident bases, pinned random
+ * scalars, 2^24: 163 ms. */
+static int bench_msm(czk_gpu *g, int quick) {
+    const unsigned top = quick ? 22 : 24;
+    const size_t nmax = (size_t)1 << top, distinct = (size_t)1 << 16;
+    czk_g1_affine *bases = malloc(nmax * sizeof *bases);
+    czk_g1 *jac = malloc(distinct * sizeof *jac);
+    czk_fr *scalars = malloc(nmax * sizeof *scalars);
+    if (!bases || !jac || !scalars) return 1;
+    czk_g1 p, q;
+    czk_g1_from_affine(&p, &CZK_G1_GENERATOR);
+    czk_g1_dbl(&q, &p);
+    for (size_t i = 0; i < distinct; i++) {
+        jac[i] = p;
+        czk_g1_add(&p, &p, &q);
+    }
+    czk_g1_batch_to_affine(bases, jac, distinct);
+    for (size_t i = distinct; i < nmax; i++) bases[i] = bases[i % distinct];
+    free(jac);
+    fill(scalars, nmax, 0x2545f4914f6cdd1dull);
+    int pinned = 0;
+#ifdef CZK_HAVE_CUDA
+    pinned = cudaHostRegister(scalars, nmax * sizeof *scalars, cudaHostRegisterDefault) == cudaSuccess;
+    if (!pinned) (void)cudaGetLastError();
+#endif
+    char msg[256] = "";
+    czk_gpu_g1_bases *res = NULL;
+    int rc = 0;
+    if (czk_gpu_g1_bases_upload(g, bases, nmax, &res, msg, sizeof msg) != CZK_OK) {
+        fprintf(stderr, "bench_gpu: %s\n", msg);
+        rc = 1;
+    }
+    for (unsigned lg = 20; lg <= top && !rc; lg += 2) {
+        msm_ctx x = {g, bases, NULL, scalars, (size_t)1 << lg};
+        rc = msm_measure(&x, "msm g1 (upload all)", lg, 0);
+        if (rc) break;
+        x.resident = res;
+        rc = msm_measure(&x, pinned ? "msm g1 (resident, pinned)" : "msm g1 (resident)", lg, lg == 24 ? 163 : 0);
+        if (!rc) { /* one more run that prints its stage times */
+            setenv("CZK_GPU_MSM_PROFILE", "1", 1);
+            rc = msm_once(&x);
+            unsetenv("CZK_GPU_MSM_PROFILE");
+        }
+    }
+    czk_gpu_g1_bases_free(res);
+#ifdef CZK_HAVE_CUDA
+    if (pinned) cudaHostUnregister(scalars);
+#endif
+    free(scalars);
+    free(bases);
+    return rc;
+}
+
 /* sppark on an H200 (issue C): forward, inverse, coset at 2^24, 2^26, 2^27 */
 static double anchor(int op, unsigned lg) {
     if (op == 0) return lg == 24 ? 4.7 : lg == 26 ? 23.8 : lg == 27 ? 44.4 : 0;
@@ -94,6 +193,8 @@ int main(int argc, char **argv) {
         return 0;
     }
     int quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
+    /* --msm: only the MSM rows */
+    int msm_only = argc > 1 && strcmp(argv[argc - 1], "--msm") == 0;
     static const unsigned full[] = {27, 26, 24, 22, 20}, small[] = {22, 20};
     const unsigned *lgs = quick ? small : full;
     size_t nlg = quick ? 2 : 5, nmax = (size_t)1 << lgs[0];
@@ -120,7 +221,7 @@ int main(int argc, char **argv) {
     bench_print_header();
     static const char *labels[] = {"ntt", "intt", "coset_ntt", "coset_intt", "h (device data)", "h (with transfers)"};
     int rc = 0;
-    for (size_t l = 0; l < nlg && !rc; l++) {
+    for (size_t l = 0; l < nlg && !rc && !msm_only; l++) {
         czk_domain d;
         if (czk_domain_init(&d, (size_t)1 << lgs[l]) != CZK_OK) return 1;
         x.d = &d;
@@ -132,7 +233,7 @@ int main(int argc, char **argv) {
         czk_domain_free(&d);
     }
     /* pass size: the forward NTT with at most 8 and 10 stages per pass */
-    for (int kk = 8; kk <= 10 && !rc && !quick; kk += 2) {
+    for (int kk = 8; kk <= 10 && !rc && !quick && !msm_only; kk += 2) {
         char kv[8];
         snprintf(kv, sizeof kv, "%d", kk);
         setenv("CZK_GPU_NTT_K", kv, 1);
@@ -159,6 +260,7 @@ int main(int argc, char **argv) {
         czk_gpu_vec_free(x.v[k]);
         free(x.h[k]);
     }
+    if (!rc) rc = bench_msm(x.g, quick);
     czk_gpu_close(x.g);
     if (csv) fclose(csv);
     return rc;

@@ -9,7 +9,9 @@
 
 #include <stddef.h>
 #include "czk/err.h"
+#include "czk/bitmap.h"
 #include "czk/fr.h"
+#include "czk/g1.h"
 #include "czk/poly.h"
 
 typedef struct czk_gpu czk_gpu;
@@ -61,5 +63,35 @@ czk_err czk_gpu_ntt_vec(czk_gpu *g, const czk_domain *d, czk_gpu_vec *v, czk_gpu
 /* czk_gpu_poly_h on device vectors: a receives h, b and c are clobbered. */
 czk_err czk_gpu_poly_h_vec(czk_gpu *g, const czk_domain *d, czk_gpu_vec *a, czk_gpu_vec *b, czk_gpu_vec *c,
                            char *msg, size_t msglen);
+
+/* ---- G1 multi-scalar multiplication ------------------------------------------
+ * czk_msm_g1 on the device: r = Σ k_i·P_i with the same layout (scalars[0, n)
+ * Montgomery czk_fr, density NULL or >= n bits, bases packed by density
+ * rank, (0, 0) = infinity) and the same group element as the CPU, so the
+ * affine results are byte-identical. Pippenger with signed 16-bit digits
+ * for large inputs, (bucket, point) pairs sorted per window with CUB, scalars
+ * equal to one summed apart; the last bucket reduction and the Horner over
+ * windows run on the host (a few thousand Jacobian additions).
+ * Device memory for m participating scalars: 32 n (the uploaded scalars,
+ * freed after the first kernel) + 49 m bytes + partial sums (96 m bytes
+ * below 2^19 scalars, 48 MiB from 2^19 to 2^25, 1.5 m above) + 12 MiB of
+ * buckets,
+ * plus 96 m for the bases when they are uploaded by the call.
+ * Errors: CZK_ERR_INVALID_ARGUMENT as czk_msm_g1 (and m >= 2^31);
+ * CZK_ERR_NO_MEMORY over the cap or when the device is full, with nothing
+ * left allocated; r is untouched on error. */
+czk_err czk_gpu_msm_g1(czk_gpu *g, czk_g1 *r, const czk_g1_affine *bases, const czk_fr *scalars, size_t n,
+                       const czk_bitmap *density, char *msg, size_t msglen);
+
+/* Device-resident G1 bases (an SRS query kept on the device across calls),
+ * allocated against g's cap; free with czk_gpu_g1_bases_free (NULL ignored). */
+typedef struct czk_gpu_g1_bases czk_gpu_g1_bases;
+czk_err czk_gpu_g1_bases_upload(czk_gpu *g, const czk_g1_affine *bases, size_t count, czk_gpu_g1_bases **out,
+                                char *msg, size_t msglen);
+void czk_gpu_g1_bases_free(czk_gpu_g1_bases *b);
+/* czk_gpu_msm_g1 with resident bases (the density-packed array; it must hold
+ * at least the number of participating scalars). */
+czk_err czk_gpu_msm_g1_resident(czk_gpu *g, czk_g1 *r, const czk_gpu_g1_bases *bases, const czk_fr *scalars,
+                                size_t n, const czk_bitmap *density, char *msg, size_t msglen);
 
 #endif

@@ -98,6 +98,13 @@ static void dev_free(czk_gpu *g, void *p, size_t bytes) {
     g->used -= bytes;
 }
 
+int czk_gpu_dev_alloc(czk_gpu *g, void **p, size_t bytes, const char *what, char *msg, size_t msglen) {
+    return (int)dev_alloc(g, p, bytes, what, msg, msglen);
+}
+void czk_gpu_dev_free(czk_gpu *g, void *p, size_t bytes) { dev_free(g, p, bytes); }
+cudaStream_t czk_gpu_stream(const czk_gpu *g) { return g->stream; }
+int czk_gpu_ordinal(const czk_gpu *g) { return g->ordinal; }
+
 czk_err czk_gpu_mem_info(int ordinal, size_t *free_bytes, size_t *total_bytes, char *msg, size_t msglen) {
     CK(cudaSetDevice(ordinal), "cudaSetDevice");
     CK(cudaMemGetInfo(free_bytes, total_bytes), "cudaMemGetInfo");

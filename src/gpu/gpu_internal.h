@@ -8,6 +8,7 @@
 
 #include <cuda_runtime_api.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -36,6 +37,50 @@ cudaError_t czk_gpu_launch_scale(void *x, size_t n, const void *hi, const void *
 
 /* a[i] = a[i]·b[i] - c[i], i < n. */
 cudaError_t czk_gpu_launch_abc(void *a, const void *b, const void *c, size_t n, cudaStream_t s);
+
+/* ---- G1 MSM (msm.cu; the host sequence in gpu_msm.c) ---------------------- */
+
+/* Shared with gpu_msm.c (defined in gpu.c): allocation against g's cap
+ * (CZK_ERR_NO_MEMORY beyond it), its release, g's stream and device. */
+struct czk_gpu;
+int czk_gpu_dev_alloc(struct czk_gpu *g, void **p, size_t bytes, const char *what, char *msg, size_t msglen);
+void czk_gpu_dev_free(struct czk_gpu *g, void *p, size_t bytes);
+cudaStream_t czk_gpu_stream(const struct czk_gpu *g);
+int czk_gpu_ordinal(const struct czk_gpu *g);
+
+/* Bytes of one XYZZ point (4 Fp). */
+size_t czk_gpu_msm_xyzz_bytes(void);
+/* For i < n whose density bit is set (words NULL: every i), j = rank(i)
+ * (prefix[i/64] + set bits of words[i/64] below i): scal[j] = scalars[i]
+ * canonical (32 B), isone[j] = 1 and scal[j] = 0 when it is 1 and split01. */
+cudaError_t czk_gpu_launch_msm_prep(const void *scalars, size_t n, const void *words, const void *prefix,
+                                   void *scal, void *isone, int split01, cudaStream_t s);
+/* keys[j] = |d_j| - 1 (2^(c-1) for d_j = 0), vals[j] = j | (d_j < 0) << 31,
+ * d_j the signed c-bit digit of window w of scal[j], j < m < 2^31. */
+cudaError_t czk_gpu_launch_msm_digits(const void *scal, size_t m, int w, int c, uint32_t *keys, uint32_t *vals,
+                                     cudaStream_t s);
+/* cub::DeviceRadixSort::SortPairs on the low `bits` bits of the keys (temp
+ * NULL: sets *temp_bytes only). */
+cudaError_t czk_gpu_msm_sort(void *temp, size_t *temp_bytes, const uint32_t *keys_in, uint32_t *keys_out,
+                            const uint32_t *vals_in, uint32_t *vals_out, size_t m, int bits, cudaStream_t s);
+/* Buckets (nb XYZZ) of one window from its m sorted pairs, in slices of L:
+ * chunks writes the runs inside a slice and 2 partials per slice (partial:
+ * 2·ceil(m/L) XYZZ); fix writes the rest of the nb buckets. */
+cudaError_t czk_gpu_launch_msm_chunks(const uint32_t *keys, const uint32_t *vals, size_t m, unsigned L, uint32_t nb,
+                                     const void *bases, void *buckets, void *partial, cudaStream_t s);
+cudaError_t czk_gpu_launch_msm_fix(const uint32_t *keys, size_t m, unsigned L, uint32_t nb, void *buckets,
+                                  const void *partial, cudaStream_t s);
+/* out (2·W·S Jacobian): per window w and segment s of nb/S buckets, T and R
+ * (see msm.cu). */
+cudaError_t czk_gpu_launch_msm_segments(const void *buckets, unsigned W, uint32_t nb, unsigned S, void *out,
+                                       cudaStream_t s);
+/* out[t] (XYZZ) = Σ of the bases j in [tL, tL+L), j < m, with isone[j]. */
+cudaError_t czk_gpu_launch_msm_ones(const void *bases, const void *isone, size_t m, unsigned L, void *out,
+                                   cudaStream_t s);
+/* out[t] = Σ in[tL .. tL+L), t < ceil(count/L) (XYZZ). */
+cudaError_t czk_gpu_launch_msm_xyzz_reduce(const void *in, size_t count, unsigned L, void *out, cudaStream_t s);
+/* *out (Jacobian) = *in (XYZZ). */
+cudaError_t czk_gpu_launch_msm_to_jac(const void *in, void *out, cudaStream_t s);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,341 @@
+/* czk — G1 MSM on the device (include/czk/gpu.h): the host sequence of the
+ * kernels in msm.cu and the last reduction on the host.
+ *
+ * One call: upload the scalars (and the density words with their per-word
+ * ranks), prep (canonical scalars by base index, ones set apart); per window
+ * of c bits: digits, CUB radix sort by bucket, chunks + fix (bucket sums);
+ * then segments (per window, S segments of G = 2^(c-1)/S buckets: T_s =
+ * Σ (i+1)·B_(sG+i), R_s = Σ B_(sG+i)) and the ones' sum. The host finishes
+ * each window as Σ_s T_s + G·Σ_s s·R_s (a running sum over s), which is
+ * Σ_k (k+1)·B_k, and combines the windows by Horner (c doublings each):
+ * about 3·S + c additions or doublings per window. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "czk/gpu.h"
+#include "gpu_internal.h"
+
+struct czk_gpu_g1_bases {
+    czk_gpu *g;
+    void *p;
+    size_t count;
+};
+
+#define MSM_SLICE_MAX 256 /* most sorted pairs per thread of the chunks kernel */
+#define MSM_SEGMENTS 256 /* segments per window for the device bucket reduction */
+
+static czk_err msm_fail(char *msg, size_t msglen, czk_err e, const char *text) {
+    if (msg && msglen) snprintf(msg, msglen, "%s", text);
+    return e;
+}
+
+static czk_err msm_cuda_fail(cudaError_t ce, const char *what, char *msg, size_t msglen) {
+    (void)cudaGetLastError();
+    if (ce == cudaErrorMemoryAllocation) {
+        if (msg && msglen) snprintf(msg, msglen, "GPU out of memory in %s: %s", what, cudaGetErrorString(ce));
+        return CZK_ERR_NO_MEMORY;
+    }
+    if (msg && msglen) snprintf(msg, msglen, "CUDA error in %s: %s", what, cudaGetErrorString(ce));
+    return CZK_ERR_IO;
+}
+
+/* Window bits for m scalars: 16 from 2^19 on, fewer below (at least 4). */
+static int msm_window(size_t m) {
+    int lg = 0;
+    while (lg < 62 && ((size_t)2 << lg) <= m) lg++;
+    int c = lg - 3;
+    return c < 4 ? 4 : c > 16 ? 16 : c;
+}
+
+/* CZK_GPU_MSM_PROFILE=1: each stage is waited for and its time printed to
+ * stderr (for tuning; it slows the call). */
+typedef struct {
+    int on;
+    double t0, acc[6];
+} msm_prof;
+static const char *prof_name[6] = {"upload+prep", "digits+sort", "chunks", "fix", "segments+ones", "host"};
+
+static double prof_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+static void prof_mark(msm_prof *p, int stage, cudaStream_t st) {
+    if (!p->on) return;
+    cudaStreamSynchronize(st);
+    double t = prof_now();
+    p->acc[stage] += t - p->t0;
+    p->t0 = t;
+}
+
+enum { B_SCALARS, B_WORDS, B_PREFIX, B_SCAL, B_ISONE, B_KIN, B_KOUT, B_VIN, B_VOUT, B_TEMP,
+       B_PART, B_BUCK, B_SEG, B_ONES0, B_ONES1, B_JAC, B_COUNT };
+
+typedef struct {
+    czk_gpu *g;
+    void *p[B_COUNT];
+    size_t bytes[B_COUNT];
+} msm_bufs;
+
+static czk_err buf_alloc(msm_bufs *b, int k, size_t bytes, const char *what, char *msg, size_t msglen) {
+    czk_err e = (czk_err)czk_gpu_dev_alloc(b->g, &b->p[k], bytes, what, msg, msglen);
+    if (e == CZK_OK) b->bytes[k] = bytes;
+    return e;
+}
+
+static void buf_free(msm_bufs *b, int k) {
+    czk_gpu_dev_free(b->g, b->p[k], b->bytes[k]);
+    b->p[k] = NULL;
+    b->bytes[k] = 0;
+}
+
+#define CKM(call, what)                                          \
+    do {                                                         \
+        cudaError_t ce_ = (call);                                \
+        if (ce_ != cudaSuccess) {                                \
+            e = msm_cuda_fail(ce_, what, msg, msglen);           \
+            goto out;                                            \
+        }                                                        \
+    } while (0)
+
+#define CKE(call)               \
+    do {                        \
+        e = (call);             \
+        if (e != CZK_OK) goto out; \
+    } while (0)
+
+static czk_err check_args(const czk_g1 *r, const void *bases, const czk_fr *scalars, size_t n,
+                          const czk_bitmap *density, size_t *nset, char *msg, size_t msglen) {
+    if (!r || (n > 0 && (!bases || !scalars)) || (density && density->nbits < n))
+        return msm_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument");
+    *nset = density ? (n ? czk_bitmap_rank(density, n) : 0) : n;
+    if (*nset >= ((size_t)1 << 31))
+        return msm_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "GPU MSM: 2^31 or more scalars");
+    return CZK_OK;
+}
+
+/* The MSM over device bases (nset of them used); arguments checked. */
+static czk_err msm_core(czk_gpu *g, czk_g1 *r, const void *dbases, const czk_fr *scalars, size_t n,
+                        const czk_bitmap *density, size_t nset, char *msg, size_t msglen) {
+    msm_bufs b;
+    memset(&b, 0, sizeof b);
+    b.g = g;
+    czk_err e = CZK_OK;
+    cudaStream_t st = czk_gpu_stream(g);
+    unsigned long long *prefix = NULL;
+    czk_g1 *seg = NULL;
+    const size_t xb = czk_gpu_msm_xyzz_bytes();
+    const int c = msm_window(nset);
+    const unsigned W = (256u + (unsigned)c - 1) / (unsigned)c;
+    const uint32_t nb = 1u << (c - 1);
+    const unsigned S = nb < MSM_SEGMENTS ? nb : MSM_SEGMENTS;
+    /* about 2^17 threads per window for the chunks kernel (it is latency bound) */
+    size_t L = nset >> 17;
+    L = L < 4 ? 4 : L > MSM_SLICE_MAX ? MSM_SLICE_MAX : L;
+    const size_t nch = (nset + L - 1) / L, nones1 = (nch + L - 1) / L;
+    msm_prof prof;
+    memset(&prof, 0, sizeof prof);
+    const char *penv = getenv("CZK_GPU_MSM_PROFILE");
+    prof.on = penv && penv[0] == '1';
+    prof.t0 = prof_now();
+
+    /* canonical scalars */
+    CKE(buf_alloc(&b, B_SCALARS, n * sizeof(czk_fr), "the MSM scalars", msg, msglen));
+    CKE(buf_alloc(&b, B_SCAL, nset * sizeof(czk_fr), "the MSM scalars", msg, msglen));
+    CKE(buf_alloc(&b, B_ISONE, nset, "the MSM scalars", msg, msglen));
+    CKM(cudaMemcpyAsync(b.p[B_SCALARS], scalars, n * sizeof(czk_fr), cudaMemcpyHostToDevice, st), "scalar upload");
+    if (density) {
+        size_t nw = (n + 63) / 64;
+        prefix = malloc(nw * sizeof *prefix);
+        if (!prefix) {
+            e = msm_fail(msg, msglen, CZK_ERR_NO_MEMORY, "out of host memory");
+            goto out;
+        }
+        unsigned long long acc = 0;
+        for (size_t k = 0; k < nw; k++) {
+            prefix[k] = acc;
+            acc += (unsigned long long)__builtin_popcountll(density->words[k]);
+        }
+        CKE(buf_alloc(&b, B_WORDS, nw * 8, "the density map", msg, msglen));
+        CKE(buf_alloc(&b, B_PREFIX, nw * 8, "the density map", msg, msglen));
+        CKM(cudaMemcpyAsync(b.p[B_WORDS], density->words, nw * 8, cudaMemcpyHostToDevice, st), "density upload");
+        CKM(cudaMemcpyAsync(b.p[B_PREFIX], prefix, nw * 8, cudaMemcpyHostToDevice, st), "density upload");
+    }
+    CKM(czk_gpu_launch_msm_prep(b.p[B_SCALARS], n, b.p[B_WORDS], b.p[B_PREFIX], b.p[B_SCAL], b.p[B_ISONE], 1, st),
+        "the MSM prep kernel");
+    CKM(cudaStreamSynchronize(st), "the MSM prep kernel");
+    prof_mark(&prof, 0, st);
+    buf_free(&b, B_SCALARS);
+    buf_free(&b, B_WORDS);
+    buf_free(&b, B_PREFIX);
+
+    /* buckets */
+    size_t temp_bytes = 0;
+    CKM(czk_gpu_msm_sort(NULL, &temp_bytes, NULL, NULL, NULL, NULL, nset, c, st), "the MSM sort (size)");
+    CKE(buf_alloc(&b, B_KIN, nset * 4, "the MSM digits", msg, msglen));
+    CKE(buf_alloc(&b, B_KOUT, nset * 4, "the MSM digits", msg, msglen));
+    CKE(buf_alloc(&b, B_VIN, nset * 4, "the MSM digits", msg, msglen));
+    CKE(buf_alloc(&b, B_VOUT, nset * 4, "the MSM digits", msg, msglen));
+    CKE(buf_alloc(&b, B_TEMP, temp_bytes, "the MSM sort", msg, msglen));
+    CKE(buf_alloc(&b, B_PART, 2 * nch * xb, "the MSM partial sums", msg, msglen));
+    CKE(buf_alloc(&b, B_BUCK, (size_t)W * nb * xb, "the MSM buckets", msg, msglen));
+    CKE(buf_alloc(&b, B_SEG, 2 * (size_t)W * S * sizeof(czk_g1), "the MSM window sums", msg, msglen));
+    CKE(buf_alloc(&b, B_ONES0, nch * xb, "the MSM ones", msg, msglen));
+    CKE(buf_alloc(&b, B_ONES1, nones1 * xb, "the MSM ones", msg, msglen));
+    CKE(buf_alloc(&b, B_JAC, sizeof(czk_g1), "the MSM ones", msg, msglen));
+    for (unsigned w = 0; w < W; w++) {
+        uint32_t *kin = b.p[B_KIN], *kout = b.p[B_KOUT], *vin = b.p[B_VIN], *vout = b.p[B_VOUT];
+        void *buck = (char *)b.p[B_BUCK] + (size_t)w * nb * xb;
+        size_t tb = temp_bytes;
+        CKM(czk_gpu_launch_msm_digits(b.p[B_SCAL], nset, (int)w, c, kin, vin, st), "the MSM digit kernel");
+        CKM(czk_gpu_msm_sort(b.p[B_TEMP], &tb, kin, kout, vin, vout, nset, c, st), "the MSM sort");
+        prof_mark(&prof, 1, st);
+        CKM(czk_gpu_launch_msm_chunks(kout, vout, nset, (unsigned)L, nb, dbases, buck, b.p[B_PART], st),
+            "the MSM bucket kernel");
+        prof_mark(&prof, 2, st);
+        CKM(czk_gpu_launch_msm_fix(kout, nset, (unsigned)L, nb, buck, b.p[B_PART], st), "the MSM bucket kernel");
+        prof_mark(&prof, 3, st);
+    }
+    CKM(czk_gpu_launch_msm_segments(b.p[B_BUCK], W, nb, S, b.p[B_SEG], st), "the MSM segment kernel");
+    /* ones: slices of L, then sums of L partials until one is left */
+    CKM(czk_gpu_launch_msm_ones(dbases, b.p[B_ISONE], nset, (unsigned)L, b.p[B_ONES0], st), "the MSM ones kernel");
+    {
+        void *in = b.p[B_ONES0], *o = b.p[B_ONES1];
+        for (size_t cnt = nch; cnt > 1; cnt = (cnt + L - 1) / L) {
+            CKM(czk_gpu_launch_msm_xyzz_reduce(in, cnt, (unsigned)L, o, st), "the MSM ones kernel");
+            void *t = in;
+            in = o;
+            o = t;
+        }
+        CKM(czk_gpu_launch_msm_to_jac(in, b.p[B_JAC], st), "the MSM ones kernel");
+    }
+    seg = malloc(2 * (size_t)W * S * sizeof(czk_g1));
+    if (!seg) {
+        e = msm_fail(msg, msglen, CZK_ERR_NO_MEMORY, "out of host memory");
+        goto out;
+    }
+    czk_g1 ones;
+    CKM(cudaMemcpyAsync(seg, b.p[B_SEG], 2 * (size_t)W * S * sizeof(czk_g1), cudaMemcpyDeviceToHost, st),
+        "download of the window sums");
+    CKM(cudaMemcpyAsync(&ones, b.p[B_JAC], sizeof(czk_g1), cudaMemcpyDeviceToHost, st), "download of the ones' sum");
+    CKM(cudaStreamSynchronize(st), "the MSM kernels");
+    prof_mark(&prof, 4, st);
+
+    /* host: windows, then Horner */
+    {
+        unsigned glog = 0;
+        while ((1u << glog) < nb / S) glog++;
+        czk_g1 acc;
+        czk_g1_set_infinity(&acc);
+        for (unsigned w = W; w-- > 0;) {
+            if (w != W - 1)
+                for (int k = 0; k < c; k++) czk_g1_dbl(&acc, &acc);
+            const czk_g1 *ws = seg + 2 * (size_t)w * S;
+            czk_g1 sum_t, run, wacc;
+            czk_g1_set_infinity(&sum_t);
+            czk_g1_set_infinity(&run);
+            czk_g1_set_infinity(&wacc);
+            for (unsigned s = S; s-- > 0;) {
+                czk_g1_add(&sum_t, &sum_t, &ws[2 * s]);
+                if (s >= 1) {
+                    czk_g1_add(&run, &run, &ws[2 * s + 1]);
+                    czk_g1_add(&wacc, &wacc, &run);
+                }
+            }
+            for (unsigned k = 0; k < glog; k++) czk_g1_dbl(&wacc, &wacc);
+            czk_g1_add(&acc, &acc, &sum_t);
+            czk_g1_add(&acc, &acc, &wacc);
+        }
+        czk_g1_add(&acc, &acc, &ones);
+        *r = acc;
+    }
+    prof_mark(&prof, 5, st);
+    if (prof.on) {
+        fprintf(stderr, "gpu msm n=%zu m=%zu c=%d slice=%zu:", n, nset, c, L);
+        for (int k = 0; k < 6; k++) fprintf(stderr, " %s %.2f ms%s", prof_name[k], prof.acc[k], k < 5 ? "," : "\n");
+    }
+out:
+    if (e != CZK_OK) cudaStreamSynchronize(st);
+    (void)cudaGetLastError();
+    for (int k = 0; k < B_COUNT; k++) buf_free(&b, k);
+    free(prefix);
+    free(seg);
+    return e;
+}
+
+czk_err czk_gpu_msm_g1(czk_gpu *g, czk_g1 *r, const czk_g1_affine *bases, const czk_fr *scalars, size_t n,
+                       const czk_bitmap *density, char *msg, size_t msglen) {
+    size_t nset = 0;
+    if (!g) return msm_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument");
+    czk_err e = check_args(r, bases, scalars, n, density, &nset, msg, msglen);
+    if (e != CZK_OK) return e;
+    if (nset == 0) {
+        czk_g1_set_infinity(r);
+        return CZK_OK;
+    }
+    cudaError_t ce = cudaSetDevice(czk_gpu_ordinal(g));
+    if (ce != cudaSuccess) return msm_cuda_fail(ce, "cudaSetDevice", msg, msglen);
+    czk_gpu_g1_bases *db = NULL;
+    e = czk_gpu_g1_bases_upload(g, bases, nset, &db, msg, msglen);
+    if (e == CZK_OK) e = msm_core(g, r, db->p, scalars, n, density, nset, msg, msglen);
+    czk_gpu_g1_bases_free(db);
+    return e;
+}
+
+czk_err czk_gpu_msm_g1_resident(czk_gpu *g, czk_g1 *r, const czk_gpu_g1_bases *bases, const czk_fr *scalars,
+                                size_t n, const czk_bitmap *density, char *msg, size_t msglen) {
+    size_t nset = 0;
+    if (!g || !bases || bases->g != g) return msm_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument");
+    czk_err e = check_args(r, bases, scalars, n, density, &nset, msg, msglen);
+    if (e != CZK_OK) return e;
+    if (nset > bases->count)
+        return msm_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "GPU MSM: more scalars than resident bases");
+    if (nset == 0) {
+        czk_g1_set_infinity(r);
+        return CZK_OK;
+    }
+    cudaError_t ce = cudaSetDevice(czk_gpu_ordinal(g));
+    if (ce != cudaSuccess) return msm_cuda_fail(ce, "cudaSetDevice", msg, msglen);
+    return msm_core(g, r, bases->p, scalars, n, density, nset, msg, msglen);
+}
+
+czk_err czk_gpu_g1_bases_upload(czk_gpu *g, const czk_g1_affine *bases, size_t count, czk_gpu_g1_bases **out,
+                                char *msg, size_t msglen) {
+    *out = NULL;
+    if (!g || !bases || count == 0) return msm_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument");
+    cudaError_t ce = cudaSetDevice(czk_gpu_ordinal(g));
+    if (ce != cudaSuccess) return msm_cuda_fail(ce, "cudaSetDevice", msg, msglen);
+    czk_gpu_g1_bases *b = calloc(1, sizeof *b);
+    if (!b) return msm_fail(msg, msglen, CZK_ERR_NO_MEMORY, "out of host memory");
+    size_t bytes = count * sizeof(czk_g1_affine);
+    czk_err e = (czk_err)czk_gpu_dev_alloc(g, &b->p, bytes, "the MSM bases", msg, msglen);
+    if (e == CZK_OK) {
+        cudaStream_t st = czk_gpu_stream(g);
+        ce = cudaMemcpyAsync(b->p, bases, bytes, cudaMemcpyHostToDevice, st);
+        if (ce == cudaSuccess) ce = cudaStreamSynchronize(st);
+        if (ce != cudaSuccess) {
+            e = msm_cuda_fail(ce, "the bases upload", msg, msglen);
+            czk_gpu_dev_free(g, b->p, bytes);
+        }
+    }
+    if (e != CZK_OK) {
+        free(b);
+        return e;
+    }
+    b->g = g;
+    b->count = count;
+    *out = b;
+    return CZK_OK;
+}
+
+void czk_gpu_g1_bases_free(czk_gpu_g1_bases *b) {
+    if (!b) return;
+    cudaSetDevice(czk_gpu_ordinal(b->g));
+    cudaStreamSynchronize(czk_gpu_stream(b->g));
+    czk_gpu_dev_free(b->g, b->p, b->count * sizeof(czk_g1_affine));
+    free(b);
+}
