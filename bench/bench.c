@@ -5,13 +5,13 @@
 #include <sys/stat.h>
 #include <time.h>
 
-static double now_ns(void) {
+double bench_now_ns(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
-static int cmp_double(const void *a, const void *b) {
+int bench_cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
@@ -19,9 +19,9 @@ static int cmp_double(const void *a, const void *b) {
 bench_result bench_run(const char *name, bench_fn fn, void *ctx, int reps, double target_ms) {
     long iters = 1;
     for (;;) {
-        double t0 = now_ns();
+        double t0 = bench_now_ns();
         fn(ctx, iters);
-        double dt = now_ns() - t0;
+        double dt = bench_now_ns() - t0;
         if (dt >= target_ms * 1e6 / 4 || iters > (1L << 40)) {
             double per = dt / (double)iters;
             long want = (long)(target_ms * 1e6 / (per > 0 ? per : 1));
@@ -32,11 +32,11 @@ bench_result bench_run(const char *name, bench_fn fn, void *ctx, int reps, doubl
     }
     double *samples = malloc(sizeof(double) * (size_t)reps);
     for (int i = 0; i < reps; i++) {
-        double t0 = now_ns();
+        double t0 = bench_now_ns();
         fn(ctx, iters);
-        samples[i] = (now_ns() - t0) / (double)iters;
+        samples[i] = (bench_now_ns() - t0) / (double)iters;
     }
-    qsort(samples, (size_t)reps, sizeof(double), cmp_double);
+    qsort(samples, (size_t)reps, sizeof(double), bench_cmp_double);
     bench_result r = {name, samples[reps / 2], samples[0], samples[reps - 1], iters, reps};
     free(samples);
     return r;

@@ -17,6 +17,11 @@ typedef struct {
  * so one repeat takes about target_ms, then takes `reps` repeats. */
 typedef void (*bench_fn)(void *ctx, long iters);
 
+/* Monotonic clock in nanoseconds. */
+double bench_now_ns(void);
+/* qsort comparator for doubles (ascending). */
+int bench_cmp_double(const void *a, const void *b);
+
 bench_result bench_run(const char *name, bench_fn fn, void *ctx, int reps, double target_ms);
 void bench_print_header(void);
 void bench_print(const bench_result *r, double anchor_ns);

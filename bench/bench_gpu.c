@@ -17,7 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "bench.h"
 #include "czk/g1.h"
@@ -30,17 +29,6 @@
 #ifdef CZK_HAVE_CUDA
 #include <cuda_runtime_api.h>
 #endif
-
-static double now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 static void fill(czk_fr *v, size_t n, uint64_t s) {
     for (size_t i = 0; i < n; i++)
@@ -79,11 +67,11 @@ static int measure(ctx_t *x, const char *label, unsigned lg, double anchor_ms) {
     double s[REPS];
     if (run_once(x)) return 1;
     for (int i = 0; i < REPS; i++) {
-        double t0 = now_ns();
+        double t0 = bench_now_ns();
         if (run_once(x)) return 1;
-        s[i] = now_ns() - t0;
+        s[i] = bench_now_ns() - t0;
     }
-    qsort(s, REPS, sizeof s[0], cmp_double);
+    qsort(s, REPS, sizeof s[0], bench_cmp_double);
     char *name = names[name_i++ % 64];
     snprintf(name, sizeof names[0], "%s 2^%u", label, lg);
     bench_result r = {name, s[REPS / 2], s[0], s[REPS - 1], 1, REPS};
@@ -113,11 +101,11 @@ static int msm_measure(msm_ctx *x, const char *label, unsigned lg, double anchor
     double s[MSM_REPS];
     if (msm_once(x)) return 1;
     for (int i = 0; i < MSM_REPS; i++) {
-        double t0 = now_ns();
+        double t0 = bench_now_ns();
         if (msm_once(x)) return 1;
-        s[i] = now_ns() - t0;
+        s[i] = bench_now_ns() - t0;
     }
-    qsort(s, MSM_REPS, sizeof s[0], cmp_double);
+    qsort(s, MSM_REPS, sizeof s[0], bench_cmp_double);
     char *name = names[name_i++ % 64];
     snprintf(name, sizeof names[0], "%s 2^%u", label, lg);
     bench_result r = {name, s[MSM_REPS / 2], s[0], s[MSM_REPS - 1], 1, MSM_REPS};

@@ -7,23 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "bench.h"
 #include "czk/circuit.h"
 #include "czk/groth16.h"
 #include "czk/instance.h"
-
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_d(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 int main(int argc, char **argv) {
     unsigned ks[8];
@@ -69,7 +57,7 @@ int main(int argc, char **argv) {
         for (int t = 0; t < nt; t++) max_threads = threads_list[t] > max_threads ? threads_list[t] : max_threads;
         czk_pool *pool2;
         czk_pool_create(&pool2, max_threads);
-        double t0 = now_s();
+        double t0 = (bench_now_ns() * 1e-9);
         czk_r1cs r1cs;
         czk_params params;
         czk_toxic toxic;
@@ -81,7 +69,7 @@ int main(int argc, char **argv) {
             fprintf(stderr, "%s: %s\n", id, msg);
             return 1;
         }
-        double setup_s = now_s() - t0;
+        double setup_s = (bench_now_ns() * 1e-9) - t0;
         for (int ti = 0; ti < nt; ti++) {
             int threads = threads_list[ti];
             czk_pool *pool = NULL;
@@ -89,15 +77,15 @@ int main(int argc, char **argv) {
             double *t = calloc((size_t)reps, sizeof(double));
             for (int r = 0; r < reps; r++) {
                 czk_proof proof;
-                double s0 = now_s();
+                double s0 = (bench_now_ns() * 1e-9);
                 if (czk_prove_instance(&proof, NULL, NULL, &params, &key, &c, 0, (uint64_t)r + 1, NULL, NULL, pool, msg,
                                        sizeof msg) != CZK_OK) {
                     fprintf(stderr, "%s: %s\n", id, msg);
                     return 1;
                 }
-                t[r] = now_s() - s0;
+                t[r] = (bench_now_ns() * 1e-9) - s0;
             }
-            qsort(t, (size_t)reps, sizeof(double), cmp_d);
+            qsort(t, (size_t)reps, sizeof(double), bench_cmp_double);
             printf("%-16s %8d %10zu %12.2f %12.3f %12.3f %12.3f\n", id, threads,
                    key.r1cs.n_constraints + key.r1cs.n_inputs, setup_s, t[reps / 2], t[0], t[reps - 1]);
             fflush(stdout);

@@ -15,21 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "bench.h"
 #include "czk/msm.h"
-
-static double now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 /* n subgroup points P0 + i·Q, made affine 2^14 at a time. */
 #define POINTS(G, JAC, AFF, GEN)                                                  \
@@ -87,11 +75,11 @@ static bench_result measure(const char *name, const job *j, int reps) {
     double s[16];
     if (reps > 16) reps = 16;
     for (int i = 0; i < reps; i++) {
-        double t0 = now_ns();
+        double t0 = bench_now_ns();
         run_once(j);
-        s[i] = (now_ns() - t0) / (double)j->n;
+        s[i] = (bench_now_ns() - t0) / (double)j->n;
     }
-    qsort(s, (size_t)reps, sizeof(double), cmp_double);
+    qsort(s, (size_t)reps, sizeof(double), bench_cmp_double);
     bench_result r = {name, s[reps / 2], s[0], s[reps - 1], (long)j->n, reps};
     return r;
 }
