@@ -6,6 +6,7 @@
 #include "fp_adx.h"
 #include "modinv.h"
 #include "mont.h"
+#include "pow_window.h"
 
 #define N CZK_FP_LIMBS
 
@@ -75,27 +76,9 @@ bool czk_fp_is_zero(const czk_fp *a) { return mont_is_zero_n(a->l, N); }
 bool czk_fp_is_one(const czk_fp *a) { return mont_eq_n(a->l, CZK_FP_ONE.l, N); }
 bool czk_fp_equal(const czk_fp *a, const czk_fp *b) { return mont_eq_n(a->l, b->l, N); }
 
-/* Fixed 4-bit window: bits(e) squarings + bits(e)/4 multiplications. */
-void czk_fp_pow(czk_fp *r, const czk_fp *a, const uint64_t *e, int n) {
-    czk_fp table[16];
-    table[0] = CZK_FP_ONE;
-    table[1] = *a;
-    for (int i = 2; i < 16; i++) czk_fp_mul(&table[i], &table[i - 1], a);
-    int bits = mont_bits_n(e, n);
-    czk_fp acc = CZK_FP_ONE;
-    int top = (bits + 3) / 4 * 4;
-    for (int i = top - 4; i >= 0; i -= 4) {
-        if (i != top - 4) {
-            czk_fp_sqr(&acc, &acc);
-            czk_fp_sqr(&acc, &acc);
-            czk_fp_sqr(&acc, &acc);
-            czk_fp_sqr(&acc, &acc);
-        }
-        unsigned w = (unsigned)(e[i / 64] >> (i % 64)) & 15;
-        if (w) czk_fp_mul(&acc, &acc, &table[w]);
-    }
-    *r = acc;
-}
+DEFINE_POW_WINDOW(fp_pow, czk_fp, czk_fp_set_one, czk_fp_mul, czk_fp_sqr)
+
+void czk_fp_pow(czk_fp *r, const czk_fp *a, const uint64_t *e, int n) { fp_pow(r, a, e, n); }
 
 /* 2^1152 mod p: turns (a·2^384)^-1 back into Montgomery form with one
  * multiplication. */

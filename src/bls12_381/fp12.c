@@ -1,6 +1,8 @@
 /* czk — Fp12 = Fp6[w]/(w^2 - v) (see include/czk/fp12.h). */
 #include "czk/fp12.h"
 
+#include "pow_window.h"
+
 /* Recomputed from ξ by test_tower. */
 /* xi^((p^k-1)/6), k = 0..5 (Montgomery form) */
 const czk_fp2 CZK_FP12_FROBENIUS_C1[6] = {
@@ -160,39 +162,12 @@ void czk_fp12_cyclotomic_sqr(czk_fp12 *r, const czk_fp12 *a) {
     triple_plus_double(&r->c1.c2, &b1, &a->c1.c2);
 }
 
-static int bit_length(const uint64_t *e, int n) {
-    for (int j = n - 1; j >= 0; j--) {
-        if (e[j]) return 64 * j + 64 - __builtin_clzll(e[j]);
-    }
-    return 0;
-}
+DEFINE_POW_WINDOW(fp12_pow, czk_fp12, czk_fp12_set_one, czk_fp12_mul, czk_fp12_sqr)
+DEFINE_POW_WINDOW(fp12_cyclotomic_pow, czk_fp12, czk_fp12_set_one, czk_fp12_mul, czk_fp12_cyclotomic_sqr)
 
-static void pow_window(czk_fp12 *r, const czk_fp12 *a, const uint64_t *e, int n, bool cyclotomic) {
-    czk_fp12 table[16], acc;
-    czk_fp12_set_one(&table[0]);
-    table[1] = *a;
-    for (int i = 2; i < 16; i++) czk_fp12_mul(&table[i], &table[i - 1], a);
-    int bits = bit_length(e, n);
-    czk_fp12_set_one(&acc);
-    int top = (bits + 3) / 4 * 4;
-    for (int i = top - 4; i >= 0; i -= 4) {
-        if (i != top - 4) {
-            for (int k = 0; k < 4; k++) {
-                if (cyclotomic)
-                    czk_fp12_cyclotomic_sqr(&acc, &acc);
-                else
-                    czk_fp12_sqr(&acc, &acc);
-            }
-        }
-        unsigned w = (unsigned)(e[i / 64] >> (i % 64)) & 15;
-        if (w) czk_fp12_mul(&acc, &acc, &table[w]);
-    }
-    *r = acc;
-}
-
-void czk_fp12_pow(czk_fp12 *r, const czk_fp12 *a, const uint64_t *e, int n) { pow_window(r, a, e, n, false); }
+void czk_fp12_pow(czk_fp12 *r, const czk_fp12 *a, const uint64_t *e, int n) { fp12_pow(r, a, e, n); }
 void czk_fp12_cyclotomic_pow(czk_fp12 *r, const czk_fp12 *a, const uint64_t *e, int n) {
-    pow_window(r, a, e, n, true);
+    fp12_cyclotomic_pow(r, a, e, n);
 }
 
 void czk_fp12_random(czk_fp12 *r, czk_rng *rng) {

@@ -2,6 +2,7 @@
 #include "czk/fp2.h"
 
 #include "fp_adx.h"
+#include "pow_window.h"
 
 typedef unsigned __int128 u128;
 
@@ -136,30 +137,9 @@ void czk_fp2_inv(czk_fp2 *r, const czk_fp2 *a) {
     czk_fp_neg(&r->c1, &r->c1);
 }
 
-void czk_fp2_pow(czk_fp2 *r, const czk_fp2 *a, const uint64_t *e, int n) {
-    czk_fp2 table[16];
-    czk_fp2_set_one(&table[0]);
-    table[1] = *a;
-    for (int i = 2; i < 16; i++) czk_fp2_mul(&table[i], &table[i - 1], a);
-    int bits = 0;
-    for (int j = n - 1; j >= 0; j--) {
-        if (e[j]) {
-            bits = 64 * j + 64 - __builtin_clzll(e[j]);
-            break;
-        }
-    }
-    czk_fp2 acc;
-    czk_fp2_set_one(&acc);
-    int top = (bits + 3) / 4 * 4;
-    for (int i = top - 4; i >= 0; i -= 4) {
-        if (i != top - 4) {
-            for (int k = 0; k < 4; k++) czk_fp2_sqr(&acc, &acc);
-        }
-        unsigned w = (unsigned)(e[i / 64] >> (i % 64)) & 15;
-        if (w) czk_fp2_mul(&acc, &acc, &table[w]);
-    }
-    *r = acc;
-}
+DEFINE_POW_WINDOW(fp2_pow, czk_fp2, czk_fp2_set_one, czk_fp2_mul, czk_fp2_sqr)
+
+void czk_fp2_pow(czk_fp2 *r, const czk_fp2 *a, const uint64_t *e, int n) { fp2_pow(r, a, e, n); }
 
 int czk_fp2_legendre(const czk_fp2 *a) {
     czk_fp n;

@@ -6,6 +6,7 @@
 #include "fp_adx.h"
 #include "modinv.h"
 #include "mont.h"
+#include "pow_window.h"
 
 #define N CZK_FR_LIMBS
 
@@ -50,24 +51,9 @@ bool czk_fr_is_zero(const czk_fr *a) { return mont_is_zero_n(a->l, N); }
 bool czk_fr_is_one(const czk_fr *a) { return mont_eq_n(a->l, CZK_FR_ONE.l, N); }
 bool czk_fr_equal(const czk_fr *a, const czk_fr *b) { return mont_eq_n(a->l, b->l, N); }
 
-/* Fixed 4-bit window: bits(e) squarings + bits(e)/4 multiplications. */
-void czk_fr_pow(czk_fr *r, const czk_fr *a, const uint64_t *e, int n) {
-    czk_fr table[16];
-    table[0] = CZK_FR_ONE;
-    table[1] = *a;
-    for (int i = 2; i < 16; i++) czk_fr_mul(&table[i], &table[i - 1], a);
-    int bits = mont_bits_n(e, n);
-    czk_fr acc = CZK_FR_ONE;
-    int top = (bits + 3) / 4 * 4;
-    for (int i = top - 4; i >= 0; i -= 4) {
-        if (i != top - 4) {
-            for (int k = 0; k < 4; k++) czk_fr_sqr(&acc, &acc);
-        }
-        unsigned w = (unsigned)(e[i / 64] >> (i % 64)) & 15;
-        if (w) czk_fr_mul(&acc, &acc, &table[w]);
-    }
-    *r = acc;
-}
+DEFINE_POW_WINDOW(fr_pow, czk_fr, czk_fr_set_one, czk_fr_mul, czk_fr_sqr)
+
+void czk_fr_pow(czk_fr *r, const czk_fr *a, const uint64_t *e, int n) { fr_pow(r, a, e, n); }
 
 /* 2^768 mod r, see czk_fp_inv. */
 static const czk_fr FR_R3 = {{0xc62c1807439b73afULL, 0x1b3e0d188cf06990ULL, 0x73d13c71c7b5f418ULL,

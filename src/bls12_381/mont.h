@@ -128,11 +128,3 @@ static inline bool mont_eq_n(const uint64_t *a, const uint64_t *b, int n) {
     for (int j = 0; j < n; j++) acc |= a[j] ^ b[j];
     return acc == 0;
 }
-
-/* Number of significant bits of an n-limb integer. */
-static inline int mont_bits_n(const uint64_t *e, int n) {
-    for (int j = n - 1; j >= 0; j--) {
-        if (e[j]) return 64 * j + 64 - __builtin_clzll(e[j]);
-    }
-    return 0;
-}
