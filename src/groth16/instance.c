@@ -1,6 +1,7 @@
 /* czk — proving one partition of a circuit instance end to end: witness,
  * a/b/c by SpMV, a satisfaction check that names the failing constraint,
  * and the split prover. */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,14 +34,32 @@ void czk_prover_key_free(czk_prover_key *k) {
     czk_bitmap_free(&k->b_aux);
 }
 
-/* Index of the first row with a_i·b_i != c_i, or n when all hold. */
-static size_t first_unsatisfied(const czk_fr *a, const czk_fr *b, const czk_fr *c, size_t n) {
-    for (size_t i = 0; i < n; i++) {
+typedef struct {
+    const czk_fr *a, *b, *c;
+    _Atomic size_t first; /* lowest failing row found so far */
+} row_check;
+
+static void check_rows(void *ctx, size_t begin, size_t end, int worker) {
+    (void)worker;
+    row_check *x = ctx;
+    for (size_t i = begin; i < end && i < atomic_load(&x->first); i++) {
         czk_fr t;
-        czk_fr_mul(&t, &a[i], &b[i]);
-        if (!czk_fr_equal(&t, &c[i])) return i;
+        czk_fr_mul(&t, &x->a[i], &x->b[i]);
+        if (!czk_fr_equal(&t, &x->c[i])) {
+            size_t cur = atomic_load(&x->first);
+            while (i < cur && !atomic_compare_exchange_weak(&x->first, &cur, i)) {
+            }
+            return;
+        }
     }
-    return n;
+}
+
+/* Index of the first row with a_i·b_i != c_i, or n when all hold; one
+ * multiplication per row, spread over the pool. */
+static size_t first_unsatisfied(const czk_fr *a, const czk_fr *b, const czk_fr *c, size_t n, czk_pool *pool) {
+    row_check x = {a, b, c, n};
+    czk_pool_run(pool, n, 1u << 14, check_rows, &x);
+    return atomic_load(&x.first);
 }
 
 czk_err czk_prove_instance(czk_proof *out, czk_fr **public_inputs, size_t *n_public, const czk_params *params,
@@ -59,7 +78,7 @@ czk_err czk_prove_instance(czk_proof *out, czk_fr **public_inputs, size_t *n_pub
         return e;
     }
     size_t rows = key->r1cs.n_constraints + key->r1cs.n_inputs;
-    size_t bad = first_unsatisfied(a, b, c, rows);
+    size_t bad = first_unsatisfied(a, b, c, rows, pool);
     if (bad < rows) {
         czk_mem_free(a);
         czk_mem_free(b);
