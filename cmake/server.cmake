@@ -1,0 +1,38 @@
+# czk — the service layer (src/server/), the daemon czkd (apps/czkd/) and the
+# gRPC client side of the czk tool. Needs gRPC core, protobuf-c,
+# libmicrohttpd and SQLite (Debian packages, see scripts/install-deps).
+pkg_check_modules(GRPC REQUIRED IMPORTED_TARGET grpc)
+pkg_check_modules(GPR REQUIRED IMPORTED_TARGET gpr)
+pkg_check_modules(PROTOBUF_C REQUIRED IMPORTED_TARGET libprotobuf-c)
+pkg_check_modules(MHD REQUIRED IMPORTED_TARGET libmicrohttpd)
+pkg_check_modules(SQLITE3 REQUIRED IMPORTED_TARGET sqlite3)
+find_program(PROTOC_C protoc-c REQUIRED)
+
+# C message code from our .proto, generated into the build tree.
+set(CZK_PROTO ${PROJECT_SOURCE_DIR}/proto/cuzk/v1/proving.proto)
+set(CZK_PROTO_OUT ${PROJECT_BINARY_DIR}/proto)
+set(CZK_PROTO_C ${CZK_PROTO_OUT}/cuzk/v1/proving.pb-c.c)
+set(CZK_PROTO_H ${CZK_PROTO_OUT}/cuzk/v1/proving.pb-c.h)
+if(EXISTS ${CZK_PROTO})
+  add_custom_command(
+    OUTPUT ${CZK_PROTO_C} ${CZK_PROTO_H}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${CZK_PROTO_OUT}
+    COMMAND ${PROTOC_C} --proto_path=${PROJECT_SOURCE_DIR}/proto --c_out=${CZK_PROTO_OUT} ${CZK_PROTO}
+    DEPENDS ${CZK_PROTO}
+    COMMENT "protoc-c ${CZK_PROTO}")
+  set(CZK_PROTO_SOURCES ${CZK_PROTO_C})
+else()
+  set(CZK_PROTO_SOURCES "")
+endif()
+
+file(GLOB CZK_SERVER_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/server/*.c)
+add_library(czk_server STATIC ${CZK_SERVER_SOURCES} ${CZK_PROTO_SOURCES})
+target_include_directories(czk_server PUBLIC ${PROJECT_SOURCE_DIR}/include ${CZK_PROTO_OUT})
+target_link_libraries(czk_server PUBLIC czk PkgConfig::GRPC PkgConfig::GPR PkgConfig::PROTOBUF_C PkgConfig::MHD
+                      PkgConfig::SQLITE3)
+
+file(GLOB CZKD_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/apps/czkd/*.c)
+if(CZKD_SOURCES)
+  add_executable(czkd ${CZKD_SOURCES})
+  target_link_libraries(czkd PRIVATE czk_server)
+endif()

@@ -1,0 +1,141 @@
+/* czk — the proving service: what czkd serves, independent of the wire.
+ * It owns an engine (include/czk/engine.h), the durable job journal and the
+ * SRS residency of circuits, and is what the gRPC server (cuzk.v1) and the
+ * HTTP status server call. Every function is thread-safe.
+ *
+ * Durability: czk_service_submit returns only after the job is durable —
+ * its input payload written to the spool directory (temporary file, fsync,
+ * rename, fsync of the directory) and its row committed to the SQLite
+ * journal (WAL mode). On open, unfinished jobs of an earlier run are
+ * re-queued (in their original order and priority) and finished results are
+ * retrievable until their retention expires. A job ends exactly once: its
+ * end (proof bytes, public inputs, or the error) is committed to the journal
+ * before await reports it.
+ *
+ * Job ids are positive integers assigned by the journal, unique across
+ * restarts of the same state directory. */
+#ifndef CZK_SERVICE_H
+#define CZK_SERVICE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "czk/budget.h"
+#include "czk/engine.h"
+#include "czk/err.h"
+
+typedef struct czk_service czk_service;
+
+typedef struct {
+    const char *state_dir;   /* journal.sqlite and spool/ (created when missing) */
+    const char *param_cache; /* where <circuit id>.params files are found (and created for
+                                built-in circuits when absent: development parameters) */
+    czk_engine_config engine; /* budget, workers, threads, backend (borrowed) */
+    size_t queue_limit;       /* unfinished jobs at most; more: CZK_ERR_BUSY (0: 1024) */
+    size_t max_input_bytes;   /* largest accepted input payload (0: 256 MiB) */
+    long result_keep_ms;      /* finished results retrievable this long (0: 24 h) */
+} czk_service_config;
+
+void czk_service_config_default(czk_service_config *cfg);
+
+/* Opens (creating when missing) the state directory, replays the journal and
+ * starts the engine. CZK_ERR_IO with a message for a state directory that
+ * cannot be used, CZK_ERR_FORMAT for a journal of another kind. */
+czk_err czk_service_open(czk_service **out, const czk_service_config *cfg, char *msg, size_t msglen);
+
+/* Stops accepting (CZK_ERR_SHUTDOWN), lets running partitions finish or
+ * leaves unfinished jobs in the journal to be re-queued on the next open,
+ * joins every thread and frees everything. NULL is ignored. */
+void czk_service_close(czk_service *s);
+/* The first half of close: refuse new submissions from now on. */
+void czk_service_stop_accepting(czk_service *s);
+
+typedef struct {
+    const char *request_id;  /* idempotency key; NULL or "" for none */
+    const char *circuit_id;  /* a circuit id known to czk_circuit_find */
+    const uint8_t *input;    /* the circuit's input payload; for demo and
+                                synthetic-K the ASCII decimal seed */
+    size_t input_len;
+    czk_priority priority;
+} czk_service_request;
+
+/* Submits a job. Same request_id as an earlier accepted job: returns that
+ * job (no new work), CZK_ERR_MISMATCH when circuit or input differ.
+ * Errors (message in msg): CZK_ERR_INVALID_ARGUMENT for an unknown circuit
+ * or a malformed input, CZK_ERR_BUSY at queue_limit, CZK_ERR_SHUTDOWN once
+ * stopping, CZK_ERR_IO when the job could not be made durable.
+ * *queue_position: unfinished jobs ahead of this one (0 = next). */
+czk_err czk_service_submit(czk_service *s, const czk_service_request *req, uint64_t *job_id,
+                           uint32_t *queue_position, char *msg, size_t msglen);
+
+typedef enum {
+    CZK_SERVICE_JOB_PENDING = 0, /* queued or running */
+    CZK_SERVICE_JOB_DONE,
+    CZK_SERVICE_JOB_FAILED,
+    CZK_SERVICE_JOB_CANCELLED
+} czk_service_job_state;
+
+typedef struct {
+    uint64_t job_id;
+    czk_service_job_state state;
+    czk_err err;              /* why it failed or was cancelled */
+    char message[512];
+    char circuit_id[64];
+    uint8_t *proof;           /* done: n_partitions × CZK_PROOF_BYTES (malloc) */
+    size_t proof_len;
+    uint8_t *public_inputs;   /* done: n_public × 32 bytes, little-endian canonical Fr,
+                                 partition after partition, ONE excluded (malloc) */
+    size_t n_public;
+    uint64_t queue_wait_ms, srs_load_ms, synthesis_ms, gpu_ms, total_ms;
+} czk_service_result;
+
+void czk_service_result_free(czk_service_result *r);
+
+/* Waits at most timeout_ms (< 0: no limit) for the job to end and fills out.
+ * Returns CZK_OK when it ended (whatever its state: see out->state),
+ * CZK_ERR_TIMEOUT when it has not (out->state is PENDING), CZK_ERR_NOT_FOUND
+ * for an unknown or expired id, CZK_ERR_SHUTDOWN when the service is closing
+ * before the job ended (it will be re-queued on the next open). */
+czk_err czk_service_await(czk_service *s, uint64_t job_id, long timeout_ms, czk_service_result *out, char *msg,
+                          size_t msglen);
+
+/* Cancels a job (see czk_engine_cancel); the cancellation is journalled.
+ * *was_running: it had started (a partition taken). CZK_ERR_NOT_FOUND for an
+ * unknown id; CZK_OK and nothing changes for a job that already ended. */
+czk_err czk_service_cancel(czk_service *s, uint64_t job_id, bool *was_running, char *msg, size_t msglen);
+
+/* Loads a circuit's parameters from param_cache (and records its R1CS) and
+ * registers it with the engine. *already_loaded when it was resident. */
+czk_err czk_service_preload(czk_service *s, const char *circuit_id, bool *already_loaded, uint64_t *load_ms,
+                            char *msg, size_t msglen);
+/* Evicts a resident circuit. CZK_ERR_BUSY while an unfinished job uses it;
+ * *was_loaded false (and CZK_OK) when it was not resident. */
+czk_err czk_service_evict(czk_service *s, const char *circuit_id, bool *was_loaded, uint64_t *freed_bytes,
+                          char *msg, size_t msglen);
+
+/* A snapshot for GetStatus, /status and /metrics. */
+typedef struct {
+    char circuit_id[64];
+    uint64_t size_bytes;
+    uint32_t ref_count; /* unfinished jobs using it */
+} czk_service_srs;
+
+typedef struct {
+    czk_engine_stats engine;
+    czk_service_srs *srs; /* malloc, n_srs entries */
+    size_t n_srs;
+    uint64_t jobs_completed, jobs_failed, jobs_cancelled; /* totals over the journal's life */
+    uint64_t jobs_pending;
+    double uptime_s;
+    char backend[32];
+} czk_service_status;
+
+czk_err czk_service_status_get(czk_service *s, czk_service_status *out);
+void czk_service_status_free(czk_service_status *st);
+
+/* The status as JSON (GET /status) and as Prometheus text (GET /metrics,
+ * GetMetrics); malloc'd, NULL on allocation failure. */
+char *czk_service_status_json(czk_service *s);
+char *czk_service_metrics_text(czk_service *s);
+
+#endif
