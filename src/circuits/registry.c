@@ -23,9 +23,12 @@ czk_err czk_circuit_find(czk_circuit *out, const char *id, char *msg, size_t msg
         out->synthesize = czk_synthetic_synthesize;
         return czk_synthetic_profile_porep(&out->profile, (unsigned)k);
     }
+    if (czk_gadget_circuit_lookup(out, id)) return CZK_OK;
 unknown:
     if (msg && msglen)
-        snprintf(msg, msglen, "unknown circuit '%s' (built-in: demo, synthetic-K for K = 10 … 27)", id);
+        snprintf(msg, msglen, "unknown circuit '%s' (built-in: demo, synthetic-K for K = 10 … 27, gadget-sha256-block, "
+                 "gadget-sha256-512, gadget-poseidon-N for N = 2, 4, 8, 11, gadget-insert-N for N = 2, 4, 8)",
+                 id);
     return CZK_ERR_INVALID_ARGUMENT;
 }
 
