@@ -36,3 +36,16 @@ if(CZKD_SOURCES)
   add_executable(czkd ${CZKD_SOURCES})
   target_link_libraries(czkd PRIVATE czk_server)
 endif()
+
+# ---- tests of the service: they start czkd (and use the czk tool) from this build ------
+# the gRPC service against an independent Python client (SKIP without czkd,
+# python3-grpcio or grpc_python_plugin); durability across kill -9; and the
+# HTTP status page, when its check exists
+add_test(NAME grpc_check COMMAND sh ${PROJECT_SOURCE_DIR}/tests/server/grpc_check.sh ${PROJECT_BINARY_DIR})
+add_test(NAME kill9_check COMMAND sh ${PROJECT_SOURCE_DIR}/tests/server/kill9_check.sh ${PROJECT_BINARY_DIR})
+set_tests_properties(grpc_check kill9_check PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
+if(TARGET czkd AND EXISTS ${PROJECT_SOURCE_DIR}/tests/server/html_check.sh)
+  add_test(NAME html_check COMMAND sh ${PROJECT_SOURCE_DIR}/tests/server/html_check.sh $<TARGET_FILE:czkd>
+                                   $<TARGET_FILE:czk_cli>)
+  set_tests_properties(html_check PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+endif()

@@ -41,5 +41,21 @@ int cmd_export(int argc, char **argv);
 int cmd_params_info(int argc, char **argv);
 int cmd_circuit_info(int argc, char **argv);
 int cmd_bench_pipeline(int argc, char **argv);
+int cmd_hash(int argc, char **argv);
+
+#ifdef CZK_HAVE_SERVER
+/* the client commands (apps/czk/client_*.c): calls to a czkd over gRPC */
+bool cli_has_addr(int argc, char **argv);
+int cmd_client_prove(int argc, char **argv);
+int cmd_client_submit(int argc, char **argv);
+int cmd_client_await(int argc, char **argv);
+int cmd_client_cancel(int argc, char **argv);
+int cmd_client_status(int argc, char **argv);
+int cmd_client_metrics(int argc, char **argv);
+int cmd_client_preload(int argc, char **argv);
+int cmd_client_evict(int argc, char **argv);
+int cmd_client_bench_batch(int argc, char **argv);
+int cmd_client_bench_stress(int argc, char **argv);
+#endif
 
 #endif

@@ -19,9 +19,37 @@ static void usage(FILE *f) {
             "  export  --format snarkjs --vk FILE [--proof FILE --public FILE.json] --out DIR\n"
             "  params info FILE                       JSON: counts, sizes, validation\n"
             "  circuit info ID                        JSON: constraints, inputs, aux, non-zeros, densities\n"
+            "  hash    poseidon --arity N X1 … XN | sha256 --hex DATA\n"
             "\n"
             "built-in circuits: demo, synthetic-K (K = 10 … 27)\n"
             "environment: CZK_THREADS = worker threads (default: one per CPU)\n");
+#ifdef CZK_HAVE_SERVER
+    fprintf(f,
+            "\n"
+            "client commands (a czkd at --addr host:port or unix:///path; default $CZK_ADDR,\n"
+            "else 127.0.0.1:9820):\n"
+            "  prove   --addr A --circuit ID --input SEED [--proof OUT] [--public OUT.json]\n"
+            "          [--request-id R] [--priority low|normal|high|critical] [--vk FILE | --param-cache DIR]\n"
+            "                                         prove remotely (Prove); with --vk or a parameter cache,\n"
+            "                                         verify the proof here (prints valid)\n"
+            "  submit  --addr A --circuit ID --input SEED [--request-id R] [--priority P]\n"
+            "                                         prints: job ID queue_position N\n"
+            "  await   --addr A JOB [--timeout MS] [--proof OUT] [--public OUT.json] [--vk FILE]\n"
+            "                                         exit 0 when the job COMPLETED, 1 otherwise\n"
+            "  cancel  --addr A JOB\n"
+            "  status  --addr A [--format text|json]\n"
+            "  metrics --addr A                       Prometheus text\n"
+            "  preload --addr A --circuit ID          load a circuit's parameters\n"
+            "  evict   --addr A --circuit ID          free them\n"
+            "  bench batch  --addr A [--count N] [-j J] [--circuit ID] [--vk FILE | --param-cache DIR]\n"
+            "                                         J submit+await at a time; s/proof, stage times, memory;\n"
+            "                                         every proof verified (--verify no: not); the circuit\n"
+            "                                         is preloaded first (--preload no: not)\n"
+            "  bench stress --addr A [--duration S] [-j J] [--circuit ID] [--cancel-rate R]\n"
+            "                                         mixed priorities and cancellations\n"
+            "--param-cache DIR (default as czkd's: $CZK_PARAM_CACHE, else ~/.cache/czk/params)\n"
+            "                                         where ID.vk or ID.params is found for verification\n");
+#endif
 }
 
 int main(int argc, char **argv) {
@@ -34,6 +62,18 @@ int main(int argc, char **argv) {
         usage(stdout);
         return CLI_OK;
     }
+#ifdef CZK_HAVE_SERVER
+    if (!strcmp(cmd, "prove") && cli_has_addr(argc, argv)) return cmd_client_prove(argc, argv);
+    if (!strcmp(cmd, "submit")) return cmd_client_submit(argc, argv);
+    if (!strcmp(cmd, "await")) return cmd_client_await(argc, argv);
+    if (!strcmp(cmd, "cancel")) return cmd_client_cancel(argc, argv);
+    if (!strcmp(cmd, "status")) return cmd_client_status(argc, argv);
+    if (!strcmp(cmd, "metrics")) return cmd_client_metrics(argc, argv);
+    if (!strcmp(cmd, "preload")) return cmd_client_preload(argc, argv);
+    if (!strcmp(cmd, "evict")) return cmd_client_evict(argc, argv);
+    if (!strcmp(cmd, "bench") && argc > 2 && !strcmp(argv[2], "batch")) return cmd_client_bench_batch(argc, argv);
+    if (!strcmp(cmd, "bench") && argc > 2 && !strcmp(argv[2], "stress")) return cmd_client_bench_stress(argc, argv);
+#endif
     if (!strcmp(cmd, "demo")) return cmd_demo(argc, argv);
     if (!strcmp(cmd, "setup")) return cmd_setup(argc, argv);
     if (!strcmp(cmd, "prove")) return cmd_prove(argc, argv);
@@ -42,6 +82,7 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "params") && argc > 2 && !strcmp(argv[2], "info")) return cmd_params_info(argc, argv);
     if (!strcmp(cmd, "circuit") && argc > 2 && !strcmp(argv[2], "info")) return cmd_circuit_info(argc, argv);
     if (!strcmp(cmd, "bench") && argc > 2 && !strcmp(argv[2], "pipeline")) return cmd_bench_pipeline(argc, argv);
+    if (!strcmp(cmd, "hash")) return cmd_hash(argc, argv);
     fprintf(stderr, "czk: unknown command '%s'\n\n", cmd);
     usage(stderr);
     return CLI_USAGE;

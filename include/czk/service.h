@@ -85,8 +85,10 @@ typedef struct {
     size_t proof_len;
     uint8_t *public_inputs;   /* done: n_public × 32 bytes, little-endian canonical Fr,
                                  partition after partition, ONE excluded (malloc) */
-    size_t n_public;
+    size_t n_public;          /* 32-byte values in public_inputs, all partitions together
+                                 (n_partitions × the circuit's inputs without ONE) */
     uint64_t queue_wait_ms, srs_load_ms, synthesis_ms, gpu_ms, total_ms;
+    size_t n_partitions;      /* done: proofs in proof (proof_len / CZK_PROOF_BYTES) */
 } czk_service_result;
 
 void czk_service_result_free(czk_service_result *r);
@@ -120,6 +122,16 @@ typedef struct {
     uint32_t ref_count; /* unfinished jobs using it */
 } czk_service_srs;
 
+/* An unfinished job, for the status page. */
+typedef struct {
+    uint64_t job_id;
+    char circuit_id[64];
+    czk_priority priority;
+    czk_job_status status; /* CZK_JOB_QUEUED or CZK_JOB_RUNNING */
+    size_t n_partitions;
+    double age_s;          /* since it was accepted (by this run, for a re-queued job) */
+} czk_service_job_info;
+
 typedef struct {
     czk_engine_stats engine;
     czk_service_srs *srs; /* malloc, n_srs entries */
@@ -128,6 +140,9 @@ typedef struct {
     uint64_t jobs_pending;
     double uptime_s;
     char backend[32];
+    czk_service_job_info *jobs; /* malloc, n_jobs entries: the unfinished jobs, oldest first */
+    size_t n_jobs;
+    size_t queue_limit;
 } czk_service_status;
 
 czk_err czk_service_status_get(czk_service *s, czk_service_status *out);

@@ -52,12 +52,38 @@ if ! echo "$SOURCES" | xargs -P "$JOBS" -I{} sh -c \
     exit 1
 fi
 
+# fuzz_proto (the gRPC server's request decoding) also needs protobuf-c's code
+# for our .proto; without protoc-c and libprotobuf-c it is skipped.
+PROTO_OBJS=
+if command -v protoc-c >/dev/null 2>&1 && pkg-config --exists libprotobuf-c 2>/dev/null &&
+    mkdir -p "$WORK/proto" "$WORK/obj-proto" &&
+    protoc-c --proto_path="$ROOT/proto" --c_out="$WORK/proto" "$ROOT/proto/cuzk/v1/proving.proto"; then
+    PROTO_CFLAGS="-I$WORK/proto -I$ROOT/src/server $(pkg-config --cflags libprotobuf-c)"
+    if $CC $CFLAGS $PROTO_CFLAGS -fsanitize=fuzzer-no-link -c "$WORK/proto/cuzk/v1/proving.pb-c.c" \
+        -o "$WORK/obj-proto/pb.o" &&
+        $CC $CFLAGS $PROTO_CFLAGS -fsanitize=fuzzer-no-link -c "$ROOT/src/server/grpc_codec.c" \
+            -o "$WORK/obj-proto/codec.o"; then
+        PROTO_OBJS="$WORK/obj-proto/pb.o $WORK/obj-proto/codec.o $(pkg-config --libs libprotobuf-c)"
+    else
+        echo "fuzz: FAILED to compile the gRPC codec"
+        exit 1
+    fi
+fi
+
 status=0
 total_execs=0
 for src in "$HERE"/fuzz_*.c; do
     name=$(basename "$src" .c)
     if [ -n "${CZK_FUZZ_ONLY:-}" ] && [[ "$name" != *"$CZK_FUZZ_ONLY"* ]]; then continue; fi
-    if ! "$CC" $CFLAGS -fsanitize=fuzzer "$src" "$WORK"/obj/*.o -o "$WORK/$name" \
+    extra=
+    if [ "$name" = fuzz_proto ]; then
+        if [ -z "$PROTO_OBJS" ]; then
+            echo "fuzz: $name skipped (no protoc-c or libprotobuf-c)"
+            continue
+        fi
+        extra="$PROTO_CFLAGS $PROTO_OBJS"
+    fi
+    if ! "$CC" $CFLAGS -fsanitize=fuzzer "$src" $extra "$WORK"/obj/*.o -o "$WORK/$name" \
         $JANSSON_LIBS $CRYPTO_LIBS -lpthread -lm; then
         echo "fuzz: FAILED to build $name"
         status=1

@@ -1,0 +1,65 @@
+/* czk — the client commands' shared helpers (apps/czk/client_*.c; built
+ * only with the service, CZK_HAVE_SERVER). */
+#ifndef CZK_CLIENT_H
+#define CZK_CLIENT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "cli.h"
+#include "czk/groth16.h"
+#include "czk/grpc_client.h"
+
+#define CLIENT_MSG 1024
+
+/* The --addr option, else $CZK_ADDR, else czkd's default 127.0.0.1:9820;
+ * NULL (and a message) when empty. */
+const char *client_addr(const char *cmd, cli_args *a);
+/* Opens a client for --addr (see client_addr); CLI_OK or an exit code. */
+int client_open(const char *cmd, cli_args *a, bool wait_for_ready, czk_grpc_client **out);
+/* Prints "czk CMD: CODE: details" and returns the exit code for it. */
+int client_rpc_fail(const char *cmd, int code, const char *details);
+/* low | normal | high | critical (or 1 … 4). */
+bool client_parse_priority(const char *s, Cuzk__V1__Priority *out);
+const char *client_await_status_name(int s);
+/* The parameter cache: --param-cache, else $CZK_PARAM_CACHE, else czkd's default. */
+const char *client_param_cache(cli_args *a);
+
+/* A verifying key, prepared. */
+typedef struct {
+    czk_prepared_vk pvk;
+    size_t n_ic;
+    bool loaded;
+} client_vk;
+
+/* Loads vk_path (a .vk file, or a .params file whose vk prefix is read), or
+ * when NULL <cache>/<circuit>.vk, else <cache>/<circuit>.params. */
+czk_err client_vk_load(client_vk *v, const char *vk_path, const char *cache, const char *circuit, char *msg,
+                       size_t msglen);
+void client_vk_free(client_vk *v);
+/* Checks a COMPLETED response: proof length, public input count and length,
+ * canonical inputs, and every partition proof against v. */
+czk_err client_verify(const client_vk *v, const Cuzk__V1__AwaitProofResponse *r, char *msg, size_t msglen);
+/* Writes the proof bytes and (when public_path) the public inputs as snarkjs JSON. */
+czk_err client_write_result(const Cuzk__V1__AwaitProofResponse *r, const char *proof_path, const char *public_path,
+                            char *msg, size_t msglen);
+void client_print_result(FILE *f, const Cuzk__V1__AwaitProofResponse *r);
+
+/* GetStatus's status_json (malloc'd), NULL when unavailable. */
+char *client_status_json(czk_grpc_client *c, char *msg, size_t msglen);
+
+/* A progress bar on stderr when it is a terminal. */
+typedef struct {
+    bool tty;
+    double t0, last;
+    int width;
+} client_progress;
+void client_progress_init(client_progress *p);
+/* done of total (total 0: only a count); extra: a short text after the bar. */
+void client_progress_show(client_progress *p, double done, double total, const char *extra);
+void client_progress_end(client_progress *p);
+
+/* argv with "-j N" rewritten to "--jobs N" (a copy; free with free()). */
+char **client_argv_dash_j(int argc, char **argv);
+
+#endif

@@ -1,0 +1,287 @@
+/* czk — the client commands: prove (remote), submit, await, cancel, status,
+ * metrics, preload, evict: one cuzk.v1 call each to a czkd. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "client.h"
+#include "czk/groth16.h"
+
+/* Fills a SubmitProofRequest from --circuit, --input, --request-id, --priority. */
+static int submit_request(const char *cmd, cli_args *a, Cuzk__V1__SubmitProofRequest *rq) {
+    const char *id = cli_get(a, "circuit"), *in = cli_get(a, "input"), *rid = cli_get(a, "request-id"),
+               *prio = cli_get(a, "priority");
+    if (!id) return cli_missing(cmd, "circuit");
+    if (!in) return cli_missing(cmd, "input");
+    rq->circuit_id = (char *)id;
+    rq->circuit_input.data = (uint8_t *)in;
+    rq->circuit_input.len = strlen(in);
+    if (rid) rq->request_id = (char *)rid;
+    if (prio && !client_parse_priority(prio, &rq->priority)) {
+        fprintf(stderr, "czk %s: --priority must be low, normal, high or critical, not '%s'\n", cmd, prio);
+        return CLI_USAGE;
+    }
+    return CLI_OK;
+}
+
+static bool parse_timeout(const char *cmd, const char *s, long *out) {
+    uint64_t v;
+    if (!s) return true;
+    if (!cli_parse_u64(s, &v) || v > (uint64_t)1 << 40) {
+        fprintf(stderr, "czk %s: --timeout must be milliseconds, not '%s'\n", cmd, s);
+        return false;
+    }
+    *out = (long)v;
+    return true;
+}
+
+/* Writes, verifies and prints a finished job; the exit code. */
+static int finish_result(const char *cmd, cli_args *a, const Cuzk__V1__AwaitProofResponse *r, const char *circuit) {
+    char msg[CLIENT_MSG] = "";
+    client_print_result(stdout, r);
+    if (r->status != CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__COMPLETED) return CLI_FAIL;
+    const char *proof = cli_get(a, "proof"), *pub = cli_get(a, "public"), *vkp = cli_get(a, "vk");
+    if (client_write_result(r, proof, pub, msg, sizeof msg) != CZK_OK) {
+        fprintf(stderr, "czk %s: %s\n", cmd, msg);
+        return CLI_FAIL;
+    }
+    /* verify here only when asked: --vk, or --param-cache (with the circuit) */
+    const char *cache = cli_get(a, "param-cache");
+    if (vkp || (cache && circuit)) {
+        client_vk v;
+        if (client_vk_load(&v, vkp, cache, circuit, msg, sizeof msg) != CZK_OK) {
+            fprintf(stderr, "czk %s: %s\n", cmd, msg);
+            return CLI_FAIL;
+        }
+        czk_err e = client_verify(&v, r, msg, sizeof msg);
+        client_vk_free(&v);
+        if (e != CZK_OK) {
+            printf("invalid\n");
+            fprintf(stderr, "czk %s: %s\n", cmd, msg);
+            return CLI_FAIL;
+        }
+        printf("valid\n");
+    }
+    return CLI_OK;
+}
+
+int cmd_client_prove(int argc, char **argv) {
+    static const char *const known[] = {"addr",  "circuit",    "input", "proof", "public", "request-id",
+                                        "priority", "vk", "param-cache", "timeout", NULL};
+    cli_args a;
+    if (!cli_parse(&a, argc, argv, 2, known) || a.npos) return CLI_USAGE;
+    Cuzk__V1__SubmitProofRequest sub = CUZK__V1__SUBMIT_PROOF_REQUEST__INIT;
+    int rc = submit_request("prove", &a, &sub);
+    if (rc != CLI_OK) return rc;
+    long timeout = -1;
+    if (!parse_timeout("prove", cli_get(&a, "timeout"), &timeout)) return CLI_USAGE;
+    czk_grpc_client *c;
+    if ((rc = client_open("prove", &a, false, &c)) != CLI_OK) return rc;
+    Cuzk__V1__ProveRequest rq = CUZK__V1__PROVE_REQUEST__INIT;
+    rq.submit = &sub;
+    ProtobufCMessage *resp = NULL;
+    char msg[CLIENT_MSG] = "";
+    int st = czk_grpc_client_unary(c, "Prove", &rq.base, &cuzk__v1__prove_response__descriptor, timeout, &resp, msg,
+                                   sizeof msg);
+    if (st != CZK_GRPC_OK) {
+        czk_grpc_client_close(c);
+        return client_rpc_fail("prove", st, msg);
+    }
+    const Cuzk__V1__ProveResponse *r = (const Cuzk__V1__ProveResponse *)resp;
+    if (!r->result) {
+        fprintf(stderr, "czk prove: the response has no result\n");
+        rc = CLI_FAIL;
+    } else {
+        rc = finish_result("prove", &a, r->result, sub.circuit_id);
+    }
+    protobuf_c_message_free_unpacked(resp, NULL);
+    czk_grpc_client_close(c);
+    return rc;
+}
+
+int cmd_client_submit(int argc, char **argv) {
+    static const char *const known[] = {"addr", "circuit", "input", "request-id", "priority", NULL};
+    cli_args a;
+    if (!cli_parse(&a, argc, argv, 2, known) || a.npos) return CLI_USAGE;
+    Cuzk__V1__SubmitProofRequest rq = CUZK__V1__SUBMIT_PROOF_REQUEST__INIT;
+    int rc = submit_request("submit", &a, &rq);
+    if (rc != CLI_OK) return rc;
+    czk_grpc_client *c;
+    if ((rc = client_open("submit", &a, false, &c)) != CLI_OK) return rc;
+    ProtobufCMessage *resp = NULL;
+    char msg[CLIENT_MSG] = "";
+    int st = czk_grpc_client_unary(c, "SubmitProof", &rq.base, &cuzk__v1__submit_proof_response__descriptor, 60000,
+                                   &resp, msg, sizeof msg);
+    czk_grpc_client_close(c);
+    if (st != CZK_GRPC_OK) return client_rpc_fail("submit", st, msg);
+    const Cuzk__V1__SubmitProofResponse *r = (const Cuzk__V1__SubmitProofResponse *)resp;
+    printf("job %s queue_position %u\n", r->job_id, r->queue_position);
+    protobuf_c_message_free_unpacked(resp, NULL);
+    return CLI_OK;
+}
+
+/* The job id: --job or the one positional argument. */
+static const char *job_arg(const char *cmd, cli_args *a) {
+    const char *j = cli_get(a, "job");
+    if (!j && a->npos == 1) j = a->positional[0];
+    if (!j || a->npos > 1) {
+        fprintf(stderr, "czk %s: give one job id (czk %s --addr ADDR JOB)\n", cmd, cmd);
+        return NULL;
+    }
+    return j;
+}
+
+int cmd_client_await(int argc, char **argv) {
+    static const char *const known[] = {"addr", "job", "timeout", "proof", "public", "vk", "param-cache", "circuit",
+                                        NULL};
+    cli_args a;
+    if (!cli_parse(&a, argc, argv, 2, known)) return CLI_USAGE;
+    const char *job = job_arg("await", &a);
+    if (!job) return CLI_USAGE;
+    long timeout = 0;
+    if (!parse_timeout("await", cli_get(&a, "timeout"), &timeout)) return CLI_USAGE;
+    czk_grpc_client *c;
+    int rc = client_open("await", &a, false, &c);
+    if (rc != CLI_OK) return rc;
+    Cuzk__V1__AwaitProofRequest rq = CUZK__V1__AWAIT_PROOF_REQUEST__INIT;
+    rq.job_id = (char *)job;
+    rq.timeout_ms = (uint64_t)timeout;
+    ProtobufCMessage *resp = NULL;
+    char msg[CLIENT_MSG] = "";
+    int st = czk_grpc_client_unary(c, "AwaitProof", &rq.base, &cuzk__v1__await_proof_response__descriptor, -1, &resp,
+                                   msg, sizeof msg);
+    czk_grpc_client_close(c);
+    if (st != CZK_GRPC_OK) return client_rpc_fail("await", st, msg);
+    rc = finish_result("await", &a, (const Cuzk__V1__AwaitProofResponse *)resp, cli_get(&a, "circuit"));
+    protobuf_c_message_free_unpacked(resp, NULL);
+    return rc;
+}
+
+int cmd_client_cancel(int argc, char **argv) {
+    static const char *const known[] = {"addr", "job", NULL};
+    cli_args a;
+    if (!cli_parse(&a, argc, argv, 2, known)) return CLI_USAGE;
+    const char *job = job_arg("cancel", &a);
+    if (!job) return CLI_USAGE;
+    czk_grpc_client *c;
+    int rc = client_open("cancel", &a, false, &c);
+    if (rc != CLI_OK) return rc;
+    Cuzk__V1__CancelProofRequest rq = CUZK__V1__CANCEL_PROOF_REQUEST__INIT;
+    rq.job_id = (char *)job;
+    ProtobufCMessage *resp = NULL;
+    char msg[CLIENT_MSG] = "";
+    int st = czk_grpc_client_unary(c, "CancelProof", &rq.base, &cuzk__v1__cancel_proof_response__descriptor, 60000,
+                                   &resp, msg, sizeof msg);
+    czk_grpc_client_close(c);
+    if (st != CZK_GRPC_OK) return client_rpc_fail("cancel", st, msg);
+    printf("job %s: cancel requested (%s)\n", job,
+           ((Cuzk__V1__CancelProofResponse *)resp)->was_running ? "it was running" : "it was not running");
+    protobuf_c_message_free_unpacked(resp, NULL);
+    return CLI_OK;
+}
+
+int cmd_client_status(int argc, char **argv) {
+    static const char *const known[] = {"addr", "format", NULL};
+    cli_args a;
+    if (!cli_parse(&a, argc, argv, 2, known) || a.npos) return CLI_USAGE;
+    const char *fmt = cli_get(&a, "format");
+    if (fmt && strcmp(fmt, "json") && strcmp(fmt, "text")) {
+        fprintf(stderr, "czk status: --format is json or text, not '%s'\n", fmt);
+        return CLI_USAGE;
+    }
+    czk_grpc_client *c;
+    int rc = client_open("status", &a, false, &c);
+    if (rc != CLI_OK) return rc;
+    Cuzk__V1__GetStatusRequest rq = CUZK__V1__GET_STATUS_REQUEST__INIT;
+    ProtobufCMessage *resp = NULL;
+    char msg[CLIENT_MSG] = "";
+    int st = czk_grpc_client_unary(c, "GetStatus", &rq.base, &cuzk__v1__get_status_response__descriptor, 30000, &resp,
+                                   msg, sizeof msg);
+    czk_grpc_client_close(c);
+    if (st != CZK_GRPC_OK) return client_rpc_fail("status", st, msg);
+    const Cuzk__V1__GetStatusResponse *r = (const Cuzk__V1__GetStatusResponse *)resp;
+    if (fmt && !strcmp(fmt, "json")) {
+        printf("%s\n", r->status_json && *r->status_json ? r->status_json : "{}");
+    } else {
+        printf("uptime %llu s; proofs completed %llu, failed %llu\n", (unsigned long long)r->uptime_seconds,
+               (unsigned long long)r->total_proofs_completed, (unsigned long long)r->total_proofs_failed);
+        for (size_t i = 0; i < r->n_gpus; i++)
+            printf("gpu %u %s: %.1f of %.1f GiB free\n", r->gpus[i]->ordinal, r->gpus[i]->name,
+                   (double)r->gpus[i]->vram_free_bytes / (1 << 30), (double)r->gpus[i]->vram_total_bytes / (1 << 30));
+        if (r->n_gpus == 0) printf("no GPU (CPU backend)\n");
+        for (size_t i = 0; i < r->n_loaded_srs; i++)
+            printf("srs %s: %.1f MiB, %u unfinished job%s\n", r->loaded_srs[i]->circuit_id,
+                   (double)r->loaded_srs[i]->size_bytes / (1 << 20), r->loaded_srs[i]->ref_count,
+                   r->loaded_srs[i]->ref_count == 1 ? "" : "s");
+        for (size_t i = 0; i < r->n_queues; i++)
+            printf("queue %s: %u pending, %u in progress\n", r->queues[i]->proof_kind, r->queues[i]->pending,
+                   r->queues[i]->in_progress);
+    }
+    protobuf_c_message_free_unpacked(resp, NULL);
+    return CLI_OK;
+}
+
+int cmd_client_metrics(int argc, char **argv) {
+    static const char *const known[] = {"addr", NULL};
+    cli_args a;
+    if (!cli_parse(&a, argc, argv, 2, known) || a.npos) return CLI_USAGE;
+    czk_grpc_client *c;
+    int rc = client_open("metrics", &a, false, &c);
+    if (rc != CLI_OK) return rc;
+    Cuzk__V1__GetMetricsRequest rq = CUZK__V1__GET_METRICS_REQUEST__INIT;
+    ProtobufCMessage *resp = NULL;
+    char msg[CLIENT_MSG] = "";
+    int st = czk_grpc_client_unary(c, "GetMetrics", &rq.base, &cuzk__v1__get_metrics_response__descriptor, 30000,
+                                   &resp, msg, sizeof msg);
+    czk_grpc_client_close(c);
+    if (st != CZK_GRPC_OK) return client_rpc_fail("metrics", st, msg);
+    fputs(((Cuzk__V1__GetMetricsResponse *)resp)->prometheus_text, stdout);
+    protobuf_c_message_free_unpacked(resp, NULL);
+    return CLI_OK;
+}
+
+static int srs_command(int argc, char **argv, bool preload) {
+    const char *cmd = preload ? "preload" : "evict";
+    static const char *const known[] = {"addr", "circuit", NULL};
+    cli_args a;
+    if (!cli_parse(&a, argc, argv, 2, known) || a.npos) return CLI_USAGE;
+    const char *id = cli_get(&a, "circuit");
+    if (!id) return cli_missing(cmd, "circuit");
+    czk_grpc_client *c;
+    int rc = client_open(cmd, &a, false, &c);
+    if (rc != CLI_OK) return rc;
+    ProtobufCMessage *resp = NULL;
+    char msg[CLIENT_MSG] = "";
+    int st;
+    if (preload) {
+        Cuzk__V1__PreloadSrsRequest rq = CUZK__V1__PRELOAD_SRS_REQUEST__INIT;
+        rq.circuit_id = (char *)id;
+        st = czk_grpc_client_unary(c, "PreloadSRS", &rq.base, &cuzk__v1__preload_srs_response__descriptor, -1, &resp,
+                                   msg, sizeof msg);
+    } else {
+        Cuzk__V1__EvictSrsRequest rq = CUZK__V1__EVICT_SRS_REQUEST__INIT;
+        rq.circuit_id = (char *)id;
+        st = czk_grpc_client_unary(c, "EvictSRS", &rq.base, &cuzk__v1__evict_srs_response__descriptor, 60000, &resp,
+                                   msg, sizeof msg);
+    }
+    czk_grpc_client_close(c);
+    if (st != CZK_GRPC_OK) return client_rpc_fail(cmd, st, msg);
+    if (preload) {
+        const Cuzk__V1__PreloadSrsResponse *r = (const Cuzk__V1__PreloadSrsResponse *)resp;
+        if (r->already_loaded) printf("%s: already loaded\n", id);
+        else printf("%s: loaded in %llu ms\n", id, (unsigned long long)r->load_time_ms);
+    } else {
+        const Cuzk__V1__EvictSrsResponse *r = (const Cuzk__V1__EvictSrsResponse *)resp;
+        if (r->was_loaded) printf("%s: evicted, %.1f MiB freed\n", id, (double)r->freed_bytes / (1 << 20));
+        else printf("%s: was not loaded\n", id);
+    }
+    protobuf_c_message_free_unpacked(resp, NULL);
+    return CLI_OK;
+}
+
+int cmd_client_preload(int argc, char **argv) {
+    return srs_command(argc, argv, true);
+}
+
+int cmd_client_evict(int argc, char **argv) {
+    return srs_command(argc, argv, false);
+}

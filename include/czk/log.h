@@ -1,0 +1,49 @@
+/* czk — the daemon's log: one line per event on stderr (or a stream the
+ * program picks), with a UTC timestamp, the level, and the job id and
+ * partition when the event concerns one:
+ *
+ *   2026-11-30T16:00:23.123Z INFO  job=12 part=3 proved in 1.52 s
+ *
+ * Lines are written whole (one write per line), so lines of concurrent
+ * threads never interleave. Every function is thread-safe. */
+#ifndef CZK_LOG_H
+#define CZK_LOG_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "czk/err.h"
+
+typedef enum {
+    CZK_LOG_TRACE = 0,
+    CZK_LOG_DEBUG,
+    CZK_LOG_INFO,
+    CZK_LOG_WARN,
+    CZK_LOG_ERROR,
+    CZK_LOG_OFF /* as a level: log nothing */
+} czk_log_level;
+
+/* "trace", "debug", "info", "warn" (or "warning"), "error", "off",
+ * case-insensitive. CZK_ERR_INVALID_ARGUMENT with a message otherwise. */
+czk_err czk_log_level_parse(czk_log_level *out, const char *s, char *msg, size_t msglen);
+const char *czk_log_level_name(czk_log_level l);
+
+/* Events below `l` are dropped (default CZK_LOG_INFO). */
+void czk_log_set_level(czk_log_level l);
+czk_log_level czk_log_get_level(void);
+/* Where lines go (NULL: stderr, the default). The stream stays the
+ * caller's. */
+void czk_log_set_stream(FILE *f);
+
+/* No job: job_id 0. No partition: partition < 0. */
+#define CZK_LOG_NO_JOB 0
+#define CZK_LOG_NO_PART (-1L)
+
+void czk_log(czk_log_level l, uint64_t job_id, long partition, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+#define czk_log_info(...) czk_log(CZK_LOG_INFO, CZK_LOG_NO_JOB, CZK_LOG_NO_PART, __VA_ARGS__)
+#define czk_log_warn(...) czk_log(CZK_LOG_WARN, CZK_LOG_NO_JOB, CZK_LOG_NO_PART, __VA_ARGS__)
+#define czk_log_error(...) czk_log(CZK_LOG_ERROR, CZK_LOG_NO_JOB, CZK_LOG_NO_PART, __VA_ARGS__)
+#define czk_log_debug(...) czk_log(CZK_LOG_DEBUG, CZK_LOG_NO_JOB, CZK_LOG_NO_PART, __VA_ARGS__)
+
+#endif

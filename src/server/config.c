@@ -1,0 +1,905 @@
+/* czk — czkd's configuration (include/czk/daemon_config.h): a TOML subset
+ * parser of our own and the command-line flags. */
+#define _GNU_SOURCE
+#include "czk/daemon_config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static void set_msg(char *msg, size_t msglen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void set_msg(char *msg, size_t msglen, const char *fmt, ...) {
+    if (!msg || !msglen) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, msglen, fmt, ap);
+    va_end(ap);
+}
+
+const char *czk_backend_kind_name(czk_backend_kind k) {
+    return k == CZK_BACKEND_KIND_CPU ? "cpu" : k == CZK_BACKEND_KIND_CUDA ? "cuda" : "auto";
+}
+
+void czk_daemon_config_default(czk_daemon_config *c) {
+    memset(c, 0, sizeof *c);
+    snprintf(c->listen, sizeof c->listen, "127.0.0.1:9820");
+    snprintf(c->status_listen, sizeof c->status_listen, "127.0.0.1:9821");
+    const char *home = getenv("HOME");
+    if (!home || !*home) home = "/tmp";
+    const char *xs = getenv("XDG_STATE_HOME"), *xc = getenv("XDG_CACHE_HOME"), *pc = getenv("CZK_PARAM_CACHE");
+    if (xs && *xs) snprintf(c->state_dir, sizeof c->state_dir, "%s/czk", xs);
+    else snprintf(c->state_dir, sizeof c->state_dir, "%s/.local/state/czk", home);
+    if (pc && *pc) snprintf(c->param_cache, sizeof c->param_cache, "%s", pc);
+    else if (xc && *xc) snprintf(c->param_cache, sizeof c->param_cache, "%s/czk/params", xc);
+    else snprintf(c->param_cache, sizeof c->param_cache, "%s/.cache/czk/params", home);
+    c->gpu_workers_per_device = 2;
+    c->partition_workers = 2;
+    c->log_level = CZK_LOG_INFO;
+    c->backend = CZK_BACKEND_KIND_AUTO;
+    c->queue_limit = 1024;
+    c->result_keep_ms = 24L * 3600 * 1000;
+    c->max_message_bytes = (size_t)256 << 20;
+}
+
+/* ---- sizes and durations ------------------------------------------------------------- */
+
+/* A non-negative decimal number (digits, optional fraction) at *p. */
+static bool parse_number(const char **p, double *out) {
+    const char *s = *p;
+    if (!isdigit((unsigned char)*s) && !(*s == '.' && isdigit((unsigned char)s[1]))) return false;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || !isfinite(v) || v < 0) return false;
+    for (const char *q = s; q < end; q++) /* no exponents, hex or inf: digits and a dot */
+        if (!isdigit((unsigned char)*q) && *q != '.') return false;
+    *p = end;
+    *out = v;
+    return true;
+}
+
+czk_err czk_parse_size(const char *s, size_t *out, char *msg, size_t msglen) {
+    const char *p = s ? s : "";
+    while (isspace((unsigned char)*p)) p++;
+    double v;
+    if (!parse_number(&p, &v)) goto bad;
+    while (isspace((unsigned char)*p)) p++;
+    static const struct {
+        const char *unit;
+        double mul;
+    } units[] = {{"", 1},
+                 {"B", 1},
+                 {"K", 1024.0},
+                 {"KiB", 1024.0},
+                 {"KB", 1e3},
+                 {"k", 1024.0},
+                 {"kB", 1e3},
+                 {"M", 1048576.0},
+                 {"MiB", 1048576.0},
+                 {"MB", 1e6},
+                 {"G", 1073741824.0},
+                 {"GiB", 1073741824.0},
+                 {"GB", 1e9},
+                 {"T", 1099511627776.0},
+                 {"TiB", 1099511627776.0},
+                 {"TB", 1e12}};
+    size_t ul = strlen(p);
+    while (ul && isspace((unsigned char)p[ul - 1])) ul--;
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+        if (strlen(units[i].unit) != ul || strncmp(units[i].unit, p, ul)) continue;
+        double bytes = v * units[i].mul;
+        if (!units[i].unit[0] && strchr(s, '.')) goto bad; /* a bare number must be whole bytes */
+        if (bytes >= 18446744073709551615.0) goto bad;
+        *out = (size_t)(bytes + 0.5);
+        return CZK_OK;
+    }
+bad:
+    set_msg(msg, msglen, "'%s' is not a size (examples: 64GiB, 1.5G, 512MiB, 500MB, 4096)", s ? s : "");
+    return CZK_ERR_INVALID_ARGUMENT;
+}
+
+czk_err czk_parse_duration_ms(const char *s, long *out, char *msg, size_t msglen) {
+    const char *p = s ? s : "";
+    while (isspace((unsigned char)*p)) p++;
+    double v;
+    if (!parse_number(&p, &v)) goto bad;
+    while (isspace((unsigned char)*p)) p++;
+    double mul;
+    if (!*p || !strcmp(p, "s")) mul = 1000;
+    else if (!strcmp(p, "ms")) mul = 1;
+    else if (!strcmp(p, "m")) mul = 60000;
+    else if (!strcmp(p, "h")) mul = 3600000;
+    else if (!strcmp(p, "d")) mul = 86400000;
+    else goto bad;
+    if (v * mul > 9.2e18) goto bad;
+    *out = (long)(v * mul + 0.5);
+    return CZK_OK;
+bad:
+    set_msg(msg, msglen, "'%s' is not a duration (examples: 24h, 5m, 300s, 250ms, 60)", s ? s : "");
+    return CZK_ERR_INVALID_ARGUMENT;
+}
+
+/* ---- TOML values ----------------------------------------------------------------------- */
+
+typedef enum { V_STRING, V_INT, V_FLOAT, V_BOOL, V_ARRAY } vtype;
+
+typedef struct tval {
+    vtype t;
+    char *s;
+    long long i;
+    double f;
+    bool b;
+    struct tval *items;
+    size_t n;
+} tval;
+
+static void tval_free(tval *v) {
+    free(v->s);
+    for (size_t k = 0; k < v->n; k++) tval_free(&v->items[k]);
+    free(v->items);
+    memset(v, 0, sizeof *v);
+}
+
+static const char *vtype_name(vtype t) {
+    static const char *const n[] = {"a string", "an integer", "a float", "a boolean", "an array"};
+    return n[t];
+}
+
+typedef struct {
+    const char *p, *end;
+    int line;
+    const char *name;
+    char *msg;
+    size_t msglen;
+    char key[256]; /* the key being read, for messages */
+} lexer;
+
+static czk_err lex_error(lexer *lx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static czk_err lex_error(lexer *lx, const char *fmt, ...) {
+    if (lx->msg && lx->msglen) {
+        int n = lx->key[0] ? snprintf(lx->msg, lx->msglen, "%s:%d: key '%s': ", lx->name, lx->line, lx->key)
+                           : snprintf(lx->msg, lx->msglen, "%s:%d: ", lx->name, lx->line);
+        if (n < 0) n = 0;
+        if ((size_t)n < lx->msglen) {
+            va_list ap;
+            va_start(ap, fmt);
+            vsnprintf(lx->msg + n, lx->msglen - (size_t)n, fmt, ap);
+            va_end(ap);
+        }
+    }
+    return CZK_ERR_FORMAT;
+}
+
+static bool at_end(const lexer *lx) { return lx->p >= lx->end; }
+static char peek(const lexer *lx) { return at_end(lx) ? 0 : *lx->p; }
+
+/* Spaces and tabs. */
+static void skip_ws(lexer *lx) {
+    while (!at_end(lx) && (*lx->p == ' ' || *lx->p == '\t')) lx->p++;
+}
+
+/* Spaces, tabs, newlines and comments (inside arrays). */
+static void skip_ws_nl(lexer *lx) {
+    for (;;) {
+        skip_ws(lx);
+        if (peek(lx) == '#')
+            while (!at_end(lx) && *lx->p != '\n') lx->p++;
+        if (peek(lx) == '\r' && lx->p + 1 < lx->end && lx->p[1] == '\n') lx->p++;
+        if (peek(lx) == '\n') {
+            lx->p++;
+            lx->line++;
+            continue;
+        }
+        return;
+    }
+}
+
+/* After a statement: optional comment, then end of line or file. */
+static czk_err end_of_line(lexer *lx) {
+    skip_ws(lx);
+    if (peek(lx) == '#')
+        while (!at_end(lx) && *lx->p != '\n') lx->p++;
+    if (peek(lx) == '\r') lx->p++;
+    if (at_end(lx)) return CZK_OK;
+    if (*lx->p != '\n') return lex_error(lx, "unexpected '%c' after the value", *lx->p);
+    lx->p++;
+    lx->line++;
+    return CZK_OK;
+}
+
+static bool bare_char(char c) { return isalnum((unsigned char)c) || c == '_' || c == '-'; }
+
+static void utf8_put(char **o, unsigned cp) {
+    if (cp < 0x80) *(*o)++ = (char)cp;
+    else if (cp < 0x800) {
+        *(*o)++ = (char)(0xC0 | (cp >> 6));
+        *(*o)++ = (char)(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+        *(*o)++ = (char)(0xE0 | (cp >> 12));
+        *(*o)++ = (char)(0x80 | ((cp >> 6) & 0x3F));
+        *(*o)++ = (char)(0x80 | (cp & 0x3F));
+    } else {
+        *(*o)++ = (char)(0xF0 | (cp >> 18));
+        *(*o)++ = (char)(0x80 | ((cp >> 12) & 0x3F));
+        *(*o)++ = (char)(0x80 | ((cp >> 6) & 0x3F));
+        *(*o)++ = (char)(0x80 | (cp & 0x3F));
+    }
+}
+
+/* A "basic" or 'literal' string on one line; *out malloc'd. */
+static czk_err lex_string(lexer *lx, char **out) {
+    char q = *lx->p++;
+    if (lx->p + 1 < lx->end && lx->p[0] == q && lx->p[1] == q)
+        return lex_error(lx, "multi-line strings are not supported");
+    const char *start = lx->p;
+    while (!at_end(lx) && *lx->p != q && *lx->p != '\n') {
+        if (q == '"' && *lx->p == '\\' && lx->p + 1 < lx->end) lx->p++;
+        lx->p++;
+    }
+    if (at_end(lx) || *lx->p != q) return lex_error(lx, "unterminated string");
+    size_t n = (size_t)(lx->p - start);
+    char *s = malloc(n + 1), *o = s;
+    if (!s) return lex_error(lx, "out of memory");
+    for (const char *i = start; i < lx->p; i++) {
+        if (q == '\'' || *i != '\\') {
+            if ((unsigned char)*i < 0x20 && *i != '\t') {
+                free(s);
+                return lex_error(lx, "control character in a string");
+            }
+            *o++ = *i;
+            continue;
+        }
+        i++;
+        switch (*i) {
+        case '"': *o++ = '"'; break;
+        case '\\': *o++ = '\\'; break;
+        case 'n': *o++ = '\n'; break;
+        case 't': *o++ = '\t'; break;
+        case 'r': *o++ = '\r'; break;
+        case 'b': *o++ = '\b'; break;
+        case 'f': *o++ = '\f'; break;
+        case 'u':
+        case 'U': {
+            int nd = *i == 'u' ? 4 : 8;
+            unsigned cp = 0;
+            for (int k = 1; k <= nd; k++) {
+                if (i + k >= lx->p || !isxdigit((unsigned char)i[k])) {
+                    free(s);
+                    return lex_error(lx, "bad \\%c escape", *i);
+                }
+                char h = (char)tolower((unsigned char)i[k]);
+                cp = cp * 16 + (unsigned)(isdigit((unsigned char)h) ? h - '0' : h - 'a' + 10);
+            }
+            if (cp > 0x10FFFF || (cp >= 0xD800 && cp < 0xE000) || cp == 0) {
+                free(s);
+                return lex_error(lx, "bad \\%c escape", *i);
+            }
+            i += nd;
+            /* a \u escape of up to 4 UTF-8 bytes fits: the escape itself took >= 6 */
+            utf8_put(&o, cp);
+            break;
+        }
+        default: {
+            char c = *i;
+            free(s);
+            return lex_error(lx, "unknown escape \\%c", c);
+        }
+        }
+    }
+    *o = 0;
+    lx->p++; /* closing quote */
+    *out = s;
+    return CZK_OK;
+}
+
+static czk_err lex_value(lexer *lx, tval *v, int depth);
+
+static czk_err lex_array(lexer *lx, tval *v, int depth) {
+    lx->p++; /* [ */
+    v->t = V_ARRAY;
+    size_t cap = 0;
+    for (;;) {
+        skip_ws_nl(lx);
+        if (at_end(lx)) return lex_error(lx, "unterminated array");
+        if (*lx->p == ']') {
+            lx->p++;
+            return CZK_OK;
+        }
+        if (v->n == cap) {
+            cap = cap ? 2 * cap : 8;
+            tval *p = realloc(v->items, cap * sizeof *p);
+            if (!p) return lex_error(lx, "out of memory");
+            v->items = p;
+        }
+        memset(&v->items[v->n], 0, sizeof v->items[0]);
+        czk_err e = lex_value(lx, &v->items[v->n], depth + 1);
+        if (e != CZK_OK) return e;
+        v->n++;
+        skip_ws_nl(lx);
+        if (peek(lx) == ',') {
+            lx->p++;
+            continue;
+        }
+        if (peek(lx) == ']') continue;
+        return lex_error(lx, at_end(lx) ? "unterminated array" : "expected ',' or ']' in an array");
+    }
+}
+
+static czk_err lex_value(lexer *lx, tval *v, int depth) {
+    if (depth > 8) return lex_error(lx, "arrays nested too deeply");
+    char c = peek(lx);
+    if (c == '"' || c == '\'') {
+        v->t = V_STRING;
+        return lex_string(lx, &v->s);
+    }
+    if (c == '[') return lex_array(lx, v, depth);
+    if (c == '{') return lex_error(lx, "inline tables are not supported");
+    /* a bare token up to a delimiter */
+    const char *s = lx->p;
+    while (!at_end(lx) && !strchr(" \t\r\n,]#", *lx->p)) lx->p++;
+    size_t n = (size_t)(lx->p - s);
+    char tok[128];
+    if (n == 0) return lex_error(lx, "missing value");
+    if (n >= sizeof tok) return lex_error(lx, "value too long");
+    memcpy(tok, s, n);
+    tok[n] = 0;
+    if (!strcmp(tok, "true") || !strcmp(tok, "false")) {
+        v->t = V_BOOL;
+        v->b = tok[0] == 't';
+        return CZK_OK;
+    }
+    /* numbers: digits with single _ between digits, optional sign */
+    char clean[128];
+    size_t k = 0;
+    bool is_float = false, ok = true;
+    for (size_t i = 0; i < n; i++) {
+        char ch = tok[i];
+        if (ch == '_') {
+            if (i == 0 || i + 1 == n || !isdigit((unsigned char)tok[i - 1]) || !isdigit((unsigned char)tok[i + 1]))
+                ok = false;
+            continue;
+        }
+        if (ch == '.' || ch == 'e' || ch == 'E') is_float = true;
+        else if (!isdigit((unsigned char)ch) && !((ch == '+' || ch == '-') && (i == 0 || tok[i - 1] == 'e' ||
+                                                                              tok[i - 1] == 'E')))
+            ok = false;
+        clean[k++] = ch;
+    }
+    clean[k] = 0;
+    if (ok && k) {
+        char *end;
+        errno = 0;
+        if (is_float) {
+            double f = strtod(clean, &end);
+            if (!*end && !errno && isfinite(f)) {
+                v->t = V_FLOAT;
+                v->f = f;
+                return CZK_OK;
+            }
+        } else {
+            const char *digits = clean + (clean[0] == '+' || clean[0] == '-');
+            if (digits[0] == '0' && digits[1]) return lex_error(lx, "leading zeros in '%s'", tok);
+            long long i = strtoll(clean, &end, 10);
+            if (!*end && !errno) {
+                v->t = V_INT;
+                v->i = i;
+                return CZK_OK;
+            }
+            if (errno == ERANGE) return lex_error(lx, "integer '%s' out of range", tok);
+        }
+    }
+    return lex_error(lx, "'%s' is not a value (strings need quotes: \"%s\")", tok, tok);
+}
+
+/* A bare or quoted key, dotted parts joined with '.'. */
+static czk_err lex_key(lexer *lx, char *out, size_t cap) {
+    size_t n = 0;
+    for (;;) {
+        skip_ws(lx);
+        const char *s;
+        size_t len;
+        char *quoted = NULL;
+        if (peek(lx) == '"' || peek(lx) == '\'') {
+            czk_err e = lex_string(lx, &quoted);
+            if (e != CZK_OK) return e;
+            s = quoted;
+            len = strlen(quoted);
+        } else {
+            s = lx->p;
+            while (!at_end(lx) && bare_char(*lx->p)) lx->p++;
+            len = (size_t)(lx->p - s);
+            if (!len) return lex_error(lx, at_end(lx) || *lx->p == '\n' ? "missing key" : "bad character '%c' in a key",
+                                       at_end(lx) ? ' ' : *lx->p);
+        }
+        if (n + len + 2 > cap) {
+            free(quoted);
+            return lex_error(lx, "key too long");
+        }
+        if (n) out[n++] = '.';
+        memcpy(out + n, s, len);
+        n += len;
+        out[n] = 0;
+        free(quoted);
+        skip_ws(lx);
+        if (peek(lx) != '.') return CZK_OK;
+        lx->p++;
+    }
+}
+
+/* ---- keys ------------------------------------------------------------------------------ */
+
+typedef struct {
+    const char *key;
+    czk_err (*apply)(czk_daemon_config *c, const tval *v, char *why, size_t wl);
+} key_handler;
+
+static czk_err want(const tval *v, vtype t, char *why, size_t wl) {
+    if (v->t == t) return CZK_OK;
+    set_msg(why, wl, "expected %s, got %s", vtype_name(t), vtype_name(v->t));
+    return CZK_ERR_INVALID_ARGUMENT;
+}
+
+static czk_err copy_str(char *dst, size_t cap, const tval *v, bool allow_empty, char *why, size_t wl) {
+    czk_err e = want(v, V_STRING, why, wl);
+    if (e) return e;
+    if (!allow_empty && !v->s[0]) {
+        set_msg(why, wl, "must not be empty");
+        return CZK_ERR_INVALID_ARGUMENT;
+    }
+    if (strlen(v->s) >= cap) {
+        set_msg(why, wl, "longer than %zu bytes", cap - 1);
+        return CZK_ERR_INVALID_ARGUMENT;
+    }
+    snprintf(dst, cap, "%s", v->s);
+    return CZK_OK;
+}
+
+static czk_err int_in(const tval *v, long long lo, long long hi, long long *out, char *why, size_t wl) {
+    czk_err e = want(v, V_INT, why, wl);
+    if (e) return e;
+    if (v->i < lo || v->i > hi) {
+        set_msg(why, wl, "must be in [%lld, %lld], not %lld", lo, hi, v->i);
+        return CZK_ERR_INVALID_ARGUMENT;
+    }
+    *out = v->i;
+    return CZK_OK;
+}
+
+/* A size: a string ("64GiB") or an integer of bytes. */
+static czk_err size_of(const tval *v, size_t *out, char *why, size_t wl) {
+    if (v->t == V_INT) {
+        if (v->i <= 0) {
+            set_msg(why, wl, "must be positive, not %lld", v->i);
+            return CZK_ERR_INVALID_ARGUMENT;
+        }
+        *out = (size_t)v->i;
+        return CZK_OK;
+    }
+    if (v->t != V_STRING) {
+        set_msg(why, wl, "expected a size such as \"64GiB\", got %s", vtype_name(v->t));
+        return CZK_ERR_INVALID_ARGUMENT;
+    }
+    return czk_parse_size(v->s, out, why, wl);
+}
+
+static czk_err k_listen(czk_daemon_config *c, const tval *v, char *why, size_t wl) {
+    return copy_str(c->listen, sizeof c->listen, v, false, why, wl);
+}
+static czk_err k_status_listen(czk_daemon_config *c, const tval *v, char *why, size_t wl) {
+    return copy_str(c->status_listen, sizeof c->status_listen, v, true, why, wl);
+}
+static czk_err k_state_dir(czk_daemon_config *c, const tval *v, char *why, size_t wl) {
+    return copy_str(c->state_dir, sizeof c->state_dir, v, false, why, wl);
+}
+static czk_err k_param_cache(czk_daemon_config *c, const tval *v, char *why, size_t wl) {
+    return copy_str(c->param_cache, sizeof c->param_cache, v, false, why, wl);
+}
+static czk_err k_queue_limit(czk_daemon_config *c, const tval *v, char *why, size_t wl) {
+    long long x;
+    czk_err e = int_in(v, 1, 1000000, &x, why, wl);
+    if (!e) c->queue_limit = (size_t)x;
+    return e;
+}
+static czk_err k_retention(czk_daemon_config *c, const tval *v, char *why, size_t wl) {
+    long ms;
+    if (v->t == V_INT) {
+        if (v->i <= 0 || v->i > 100LL * 365 * 86400) {
+            set_msg(why, wl, "must be a positive number of seconds");
+            return CZK_ERR_INVALID_ARGUMENT;
+        }
+        c->result_keep_ms = (long)v->i * 1000;
+        return CZK_OK;
+    }
+    czk_err e = want(v, V_STRING, why, wl);
+    if (!e) e = czk_parse_duration_ms(v->s, &ms, why, wl);
+    if (!e && ms <= 0) {
+        set_msg(why, wl, "must be positive");
+        e = CZK_ERR_INVALID_ARGUMENT;
+    }
+    if (!e) c->result_keep_ms = ms;
+    return e;
+}
+static czk_err k_max_msg(czk_daemon_config *c, const tval *v, char *why, size_t wl) {
+    size_t n;
+    czk_err e = size_of(v, &n, why, wl);
+    if (!e && (n < 4096 || n > ((size_t)2 << 30) - 1)) {
+        set_msg(why, wl, "must be between 4 KiB and 2 GiB");
+        e = CZK_ERR_INVALID_ARGUMENT;
+    }
+    if (!e) c->max_message_bytes = n;
+    return e;
+}
+static czk_err k_total_budget(czk_daemon_config *c, const tval *v, char *why, size_t wl) {
+    if (v->t == V_STRING && !strcasecmp(v->s, "auto")) {
+        c->total_budget = 0;
+        return CZK_OK;
+    }
+    return size_of(v, &c->total_budget, why, wl);
+}
+static czk_err k_safety_margin(czk_daemon_config *c, const tval *v, char *why, size_t wl) {
+    return size_of(v, &c->safety_margin, why, wl);
+}
+static czk_err k_devices(czk_daemon_config *c, const tval *v, char *why, size_t wl) {
+    czk_err e = want(v, V_ARRAY, why, wl);
+    if (e) return e;
+    if (v->n > CZK_DAEMON_MAX_DEVICES) {
+        set_msg(why, wl, "at most %d devices", CZK_DAEMON_MAX_DEVICES);
+        return CZK_ERR_INVALID_ARGUMENT;
+    }
+    for (size_t i = 0; i < v->n; i++) {
+        if (v->items[i].t != V_INT || v->items[i].i < 0 || v->items[i].i > 1023) {
+            set_msg(why, wl, "element %zu: expected a GPU ordinal (an integer >= 0)", i);
+            return CZK_ERR_INVALID_ARGUMENT;
+        }
+        for (size_t k = 0; k < i; k++)
+            if (v->items[k].i == v->items[i].i) {
+                set_msg(why, wl, "device %lld is listed twice", v->items[i].i);
+                return CZK_ERR_INVALID_ARGUMENT;
+            }
+        c->devices[i] = (int)v->items[i].i;
+    }
+    c->n_devices = v->n;
+    return CZK_OK;
+}
+static czk_err k_gw(czk_daemon_config *c, const tval *v, char *why, size_t wl) {
+    long long x;
+    czk_err e = int_in(v, 1, 64, &x, why, wl);
+    if (!e) c->gpu_workers_per_device = (int)x;
+    return e;
+}
+static czk_err k_pw(czk_daemon_config *c, const tval *v, char *why, size_t wl) {
+    long long x;
+    czk_err e = int_in(v, 1, 256, &x, why, wl);
+    if (!e) c->partition_workers = (int)x;
+    return e;
+}
+static czk_err k_threads(czk_daemon_config *c, const tval *v, char *why, size_t wl) {
+    long long x;
+    czk_err e = int_in(v, 0, 4096, &x, why, wl);
+    if (!e) c->synthesis_threads = (int)x;
+    return e;
+}
+static czk_err k_level(czk_daemon_config *c, const tval *v, char *why, size_t wl) {
+    czk_err e = want(v, V_STRING, why, wl);
+    return e ? e : czk_log_level_parse(&c->log_level, v->s, why, wl);
+}
+
+static const key_handler KEYS[] = {
+    {"daemon.listen", k_listen},
+    {"daemon.status_listen", k_status_listen},
+    {"daemon.state_dir", k_state_dir},
+    {"daemon.queue_limit", k_queue_limit},
+    {"daemon.result_retention", k_retention},
+    {"daemon.max_message_size", k_max_msg},
+    {"memory.total_budget", k_total_budget},
+    {"memory.safety_margin", k_safety_margin},
+    {"gpus.devices", k_devices},
+    {"gpus.gpu_workers_per_device", k_gw},
+    {"synthesis.threads", k_threads},
+    {"synthesis.partition_workers", k_pw},
+    {"srs.param_cache", k_param_cache},
+    {"logging.level", k_level},
+};
+
+/* cuzk keys that czk reads and ignores. */
+static const char *const IGNORED[] = {
+    "memory.eviction_min_idle", "memory.pinned_budget",       "memory.working_memory_budget",
+    "gpus.gpu_threads",         "srs.preload",                "logging.format",
+    "scheduler.max_batch_size", "scheduler.max_batch_wait_ms", "scheduler.sort_by_type",
+    "pipeline.enabled",         "pipeline.synthesis_lookahead", "pipeline.synthesis_concurrency",
+    "pipeline.slot_size",       "pipeline.max_gpu_queue_depth",
+};
+
+static void add_warning(czk_daemon_config *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void add_warning(czk_daemon_config *c, const char *fmt, ...) {
+    size_t n = strlen(c->warnings);
+    if (n + 2 >= sizeof c->warnings) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->warnings + n, sizeof c->warnings - n, fmt, ap);
+    va_end(ap);
+    n = strlen(c->warnings);
+    if (n + 1 < sizeof c->warnings) {
+        c->warnings[n] = '\n';
+        c->warnings[n + 1] = 0;
+    }
+}
+
+typedef struct {
+    char **keys;
+    size_t n, cap;
+} keyset;
+
+static bool keyset_add(keyset *ks, const char *k) {
+    for (size_t i = 0; i < ks->n; i++)
+        if (!strcmp(ks->keys[i], k)) return false;
+    if (ks->n == ks->cap) {
+        size_t cap = ks->cap ? 2 * ks->cap : 32;
+        char **p = realloc(ks->keys, cap * sizeof *p);
+        if (!p) return true; /* duplicates go unnoticed when out of memory */
+        ks->keys = p;
+        ks->cap = cap;
+    }
+    char *d = strdup(k);
+    if (d) ks->keys[ks->n++] = d;
+    return true;
+}
+
+static void keyset_free(keyset *ks) {
+    for (size_t i = 0; i < ks->n; i++) free(ks->keys[i]);
+    free(ks->keys);
+}
+
+static czk_err apply_key(czk_daemon_config *c, lexer *lx, const tval *v) {
+    for (size_t i = 0; i < sizeof KEYS / sizeof KEYS[0]; i++) {
+        if (strcmp(KEYS[i].key, lx->key)) continue;
+        char why[384] = "";
+        czk_err e = KEYS[i].apply(c, v, why, sizeof why);
+        if (e != CZK_OK) {
+            lex_error(lx, "%s", why);
+            return CZK_ERR_INVALID_ARGUMENT;
+        }
+        return CZK_OK;
+    }
+    for (size_t i = 0; i < sizeof IGNORED / sizeof IGNORED[0]; i++)
+        if (!strcmp(IGNORED[i], lx->key)) {
+            add_warning(c, "%s:%d: %s is a cuzk setting that czk does not use; ignored", lx->name, lx->line, lx->key);
+            return CZK_OK;
+        }
+    lex_error(lx, "unknown key");
+    return CZK_ERR_INVALID_ARGUMENT;
+}
+
+czk_err czk_daemon_config_parse(czk_daemon_config *c, const char *text, size_t len, const char *name, char *msg,
+                                size_t msglen) {
+    lexer lx = {.p = text, .end = text + len, .line = 1, .name = name ? name : "config", .msg = msg, .msglen = msglen};
+    char table[128] = "";
+    keyset seen = {0}, tables = {0};
+    czk_err e = CZK_OK;
+    if (memchr(text, 0, len)) {
+        lx.line = 1;
+        for (const char *q = text; q < text + len && *q; q++) lx.line += *q == '\n';
+        e = lex_error(&lx, "NUL byte in the file");
+        goto out;
+    }
+    for (;;) {
+        skip_ws_nl(&lx);
+        if (at_end(&lx)) break;
+        lx.key[0] = 0;
+        if (*lx.p == '[') {
+            lx.p++;
+            if (peek(&lx) == '[') {
+                e = lex_error(&lx, "arrays of tables ([[...]]) are not supported");
+                goto out;
+            }
+            char t[128];
+            if ((e = lex_key(&lx, t, sizeof t)) != CZK_OK) goto out;
+            skip_ws(&lx);
+            if (peek(&lx) != ']') {
+                e = lex_error(&lx, "expected ']' after the table name");
+                goto out;
+            }
+            lx.p++;
+            if (!keyset_add(&tables, t)) {
+                e = lex_error(&lx, "table [%s] appears twice", t);
+                goto out;
+            }
+            snprintf(table, sizeof table, "%s", t);
+            if ((e = end_of_line(&lx)) != CZK_OK) goto out;
+            continue;
+        }
+        char k[128];
+        if ((e = lex_key(&lx, k, sizeof k)) != CZK_OK) goto out;
+        if (table[0]) snprintf(lx.key, sizeof lx.key, "%s.%s", table, k);
+        else snprintf(lx.key, sizeof lx.key, "%s", k);
+        skip_ws(&lx);
+        if (peek(&lx) != '=') {
+            e = lex_error(&lx, "expected '=' after the key");
+            goto out;
+        }
+        lx.p++;
+        skip_ws(&lx);
+        int line = lx.line;
+        tval v;
+        memset(&v, 0, sizeof v);
+        if ((e = lex_value(&lx, &v, 0)) != CZK_OK) {
+            tval_free(&v);
+            goto out;
+        }
+        int end_line = lx.line;
+        lx.line = line; /* messages about the key name the line where it starts */
+        if (!keyset_add(&seen, lx.key)) {
+            tval_free(&v);
+            e = lex_error(&lx, "set twice");
+            goto out;
+        }
+        e = apply_key(c, &lx, &v);
+        tval_free(&v);
+        if (e != CZK_OK) goto out;
+        lx.line = end_line;
+        if ((e = end_of_line(&lx)) != CZK_OK) goto out;
+        lx.key[0] = 0;
+    }
+out:
+    keyset_free(&seen);
+    keyset_free(&tables);
+    return e;
+}
+
+czk_err czk_daemon_config_load(czk_daemon_config *c, const char *path, char *msg, size_t msglen) {
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        set_msg(msg, msglen, "config %s: %s", path, strerror(errno));
+        return CZK_ERR_IO;
+    }
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    for (;;) {
+        if (len == cap) {
+            cap = cap ? 2 * cap : 8192;
+            if (cap > ((size_t)16 << 20)) {
+                free(buf);
+                fclose(f);
+                set_msg(msg, msglen, "config %s: larger than 16 MiB", path);
+                return CZK_ERR_FORMAT;
+            }
+            char *p = realloc(buf, cap);
+            if (!p) {
+                free(buf);
+                fclose(f);
+                return CZK_ERR_NO_MEMORY;
+            }
+            buf = p;
+        }
+        size_t r = fread(buf + len, 1, cap - len, f);
+        len += r;
+        if (r == 0) break;
+    }
+    bool err = ferror(f);
+    fclose(f);
+    if (err) {
+        free(buf);
+        set_msg(msg, msglen, "config %s: read error", path);
+        return CZK_ERR_IO;
+    }
+    czk_err e = czk_daemon_config_parse(c, buf ? buf : "", len, path, msg, msglen);
+    free(buf);
+    if (e == CZK_OK) snprintf(c->config_path, sizeof c->config_path, "%s", path);
+    return e;
+}
+
+/* ---- flags -------------------------------------------------------------------------------- */
+
+const char *czk_daemon_usage(void) {
+    return "usage: czkd [--config FILE] [--listen ADDR] [--status-listen ADDR] [--state-dir DIR]\n"
+           "            [--param-cache DIR] [--backend cpu|cuda|auto] [--budget SIZE|auto]\n"
+           "            [--log-level trace|debug|info|warn|error]\n"
+           "  --config FILE         a cuzk-style TOML file (flags override it)\n"
+           "  --listen ADDR         gRPC address, host:port or unix:///path (default 127.0.0.1:9820)\n"
+           "  --status-listen ADDR  HTTP status page, host:port; \"\" turns it off (default 127.0.0.1:9821)\n"
+           "  --state-dir DIR       journal and spool (default $XDG_STATE_HOME/czk or ~/.local/state/czk)\n"
+           "  --param-cache DIR     <circuit>.params files (default $CZK_PARAM_CACHE, else ~/.cache/czk/params)\n"
+           "  --backend KIND        prover backend: cpu, cuda or auto (default auto)\n"
+           "  --budget SIZE         memory budget, e.g. 64GiB, or auto (default auto)\n"
+           "  --log-level LEVEL     log level (default info)\n";
+}
+
+static const char *const FLAGS[] = {"config",   "listen",  "status-listen", "state-dir", "param-cache",
+                                    "backend",  "budget",  "log-level",     NULL};
+
+/* argv[i] as --name[=value]: the flag's index in FLAGS and its value
+ * (consuming the next argument when not given with '='). */
+static czk_err next_flag(int argc, char **argv, int *i, int *flag, const char **value, char *msg, size_t msglen) {
+    const char *a = argv[*i];
+    if (strncmp(a, "--", 2) != 0) {
+        set_msg(msg, msglen, "unexpected argument '%s'", a);
+        return CZK_ERR_INVALID_ARGUMENT;
+    }
+    const char *name = a + 2, *eq = strchr(name, '=');
+    size_t nl = eq ? (size_t)(eq - name) : strlen(name);
+    for (int k = 0; FLAGS[k]; k++) {
+        if (strlen(FLAGS[k]) != nl || strncmp(FLAGS[k], name, nl)) continue;
+        *flag = k;
+        if (eq) *value = eq + 1;
+        else if (*i + 1 < argc) *value = argv[++*i];
+        else {
+            set_msg(msg, msglen, "--%s needs a value", FLAGS[k]);
+            return CZK_ERR_INVALID_ARGUMENT;
+        }
+        return CZK_OK;
+    }
+    set_msg(msg, msglen, "unknown option '%s'", a);
+    return CZK_ERR_INVALID_ARGUMENT;
+}
+
+static czk_err flag_path(char *dst, size_t cap, const char *flag, const char *v, bool allow_empty, char *msg,
+                         size_t msglen) {
+    if ((!allow_empty && !*v) || strlen(v) >= cap) {
+        set_msg(msg, msglen, "--%s: %s", flag, *v ? "too long" : "must not be empty");
+        return CZK_ERR_INVALID_ARGUMENT;
+    }
+    snprintf(dst, cap, "%s", v);
+    return CZK_OK;
+}
+
+czk_err czk_daemon_config_from_args(czk_daemon_config *c, int argc, char **argv, bool *help, char *msg,
+                                    size_t msglen) {
+    *help = false;
+    const char *config = NULL;
+    czk_err e = CZK_OK;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            *help = true;
+            return CZK_OK;
+        }
+        int f;
+        const char *v;
+        if ((e = next_flag(argc, argv, &i, &f, &v, msg, msglen)) != CZK_OK) return e;
+        if (f == 0) config = v;
+    }
+    if (config && (e = czk_daemon_config_load(c, config, msg, msglen)) != CZK_OK) return e;
+    for (int i = 1; i < argc; i++) {
+        int f;
+        const char *v;
+        char why[256];
+        next_flag(argc, argv, &i, &f, &v, msg, msglen);
+        switch (f) {
+        case 0: break;
+        case 1: e = flag_path(c->listen, sizeof c->listen, "listen", v, false, msg, msglen); break;
+        case 2: e = flag_path(c->status_listen, sizeof c->status_listen, "status-listen", v, true, msg, msglen); break;
+        case 3: e = flag_path(c->state_dir, sizeof c->state_dir, "state-dir", v, false, msg, msglen); break;
+        case 4: e = flag_path(c->param_cache, sizeof c->param_cache, "param-cache", v, false, msg, msglen); break;
+        case 5:
+            if (!strcmp(v, "cpu")) c->backend = CZK_BACKEND_KIND_CPU;
+            else if (!strcmp(v, "cuda")) c->backend = CZK_BACKEND_KIND_CUDA;
+            else if (!strcmp(v, "auto")) c->backend = CZK_BACKEND_KIND_AUTO;
+            else {
+                set_msg(msg, msglen, "--backend must be cpu, cuda or auto, not '%s'", v);
+                e = CZK_ERR_INVALID_ARGUMENT;
+            }
+            break;
+        case 6:
+            if (!strcasecmp(v, "auto")) c->total_budget = 0;
+            else if (czk_parse_size(v, &c->total_budget, why, sizeof why) != CZK_OK) {
+                set_msg(msg, msglen, "--budget: %s", why);
+                e = CZK_ERR_INVALID_ARGUMENT;
+            }
+            break;
+        case 7:
+            if (czk_log_level_parse(&c->log_level, v, why, sizeof why) != CZK_OK) {
+                set_msg(msg, msglen, "--log-level: %s", why);
+                e = CZK_ERR_INVALID_ARGUMENT;
+            }
+            break;
+        default: break;
+        }
+        if (e != CZK_OK) return e;
+    }
+    return CZK_OK;
+}

@@ -1,0 +1,796 @@
+/* czk — the cuzk.v1.ProvingEngine server on gRPC core.
+ *
+ * One acceptor thread keeps ACCEPT_DEPTH calls requested on the server's
+ * notification queue; each new call (with its own completion queue) goes to a
+ * pool of handler threads that grows, up to MAX_HANDLERS, whenever every
+ * handler is busy, so that blocking AwaitProof/Prove calls never hold up
+ * other calls. A handler runs the call synchronously: receive the request,
+ * arm RECV_CLOSE_ON_SERVER (to learn of a client that went away), decode and
+ * validate, call the service, send the response and status. Waits for a job
+ * are cut into slices of AWAIT_SLICE_MS so that a stopping server and a
+ * cancelled call are noticed. */
+#include "czk/grpc_server.h"
+
+#include <errno.h>
+#include <grpc/byte_buffer.h>
+#include <grpc/byte_buffer_reader.h>
+#include <grpc/grpc.h>
+#include <grpc/grpc_security.h>
+#include <grpc/slice.h>
+#include <grpc/support/time.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "czk/gpu.h"
+#include "czk/log.h"
+#include "grpc_internal.h"
+
+#define ACCEPT_DEPTH 8
+#define MIN_HANDLERS 4
+#define MAX_HANDLERS 1024
+#define AWAIT_SLICE_MS 200
+#define STOP_GRACE_MS 5000
+#define MSG 1024
+
+#define TAG_RECV ((void *)(intptr_t)1)
+#define TAG_CLOSE ((void *)(intptr_t)2)
+#define TAG_SEND ((void *)(intptr_t)3)
+#define TAG_POLL ((void *)(intptr_t)4) /* never posted: wait_tag polls only */
+
+typedef struct call_ctx {
+    struct czk_grpc_server *srv;
+    grpc_call *call;
+    grpc_call_details details;
+    grpc_metadata_array md;
+    grpc_completion_queue *cq;
+    grpc_byte_buffer *payload;
+    int cancelled;     /* RECV_CLOSE_ON_SERVER's result */
+    grpc_status_code status; /* what finish sent */
+    char status_msg[256];    /* its message (shortened) */
+    bool close_armed, close_done;
+    struct call_ctx *next;
+} call_ctx;
+
+struct czk_grpc_server {
+    czk_service *svc;
+    grpc_server *server;
+    grpc_completion_queue *acq;
+    int port;
+    size_t max_msg;
+    atomic_bool stopping;
+    pthread_t acceptor;
+    bool acceptor_started;
+    int shutdown_tag; /* its address is the tag */
+    int n_requested;  /* request_call notifications outstanding (acceptor only) */
+
+    pthread_mutex_t mu;
+    pthread_cond_t cv_work, cv_done;
+    call_ctx *head, *tail;
+    size_t qlen, idle, active; /* queued calls, idle handlers, calls queued or running */
+    bool quit;
+    pthread_t *threads;
+    size_t n_threads, cap_threads;
+};
+
+/* ---- completion queue helpers ------------------------------------------------------- */
+
+/* Pumps the call's queue until `tag` completes (returns its success, 0 or 1)
+ * or the deadline passes (-1). RECV_CLOSE's completion is recorded on the way. */
+static int wait_tag(call_ctx *c, void *tag, gpr_timespec deadline) {
+    for (;;) {
+        grpc_event ev = grpc_completion_queue_next(c->cq, deadline, NULL);
+        if (ev.type == GRPC_QUEUE_TIMEOUT) return -1;
+        if (ev.type == GRPC_QUEUE_SHUTDOWN) return 0;
+        if (ev.tag == TAG_CLOSE) c->close_done = true;
+        if (ev.tag == tag) return ev.success;
+    }
+}
+
+static grpc_completion_queue *cq_new(void) {
+    return grpc_completion_queue_create_for_next(NULL);
+}
+
+static void cq_destroy(grpc_completion_queue *cq) {
+    grpc_completion_queue_shutdown(cq);
+    while (grpc_completion_queue_next(cq, gpr_inf_future(GPR_CLOCK_MONOTONIC), NULL).type != GRPC_QUEUE_SHUTDOWN) {
+    }
+    grpc_completion_queue_destroy(cq);
+}
+
+static call_ctx *ctx_new(czk_grpc_server *s) {
+    call_ctx *c = calloc(1, sizeof *c);
+    if (!c) return NULL;
+    c->srv = s;
+    c->cq = cq_new();
+    grpc_call_details_init(&c->details);
+    grpc_metadata_array_init(&c->md);
+    return c;
+}
+
+static void ctx_free(call_ctx *c) {
+    if (!c) return;
+    if (c->payload) grpc_byte_buffer_destroy(c->payload);
+    if (c->call) grpc_call_unref(c->call);
+    grpc_call_details_destroy(&c->details);
+    grpc_metadata_array_destroy(&c->md);
+    cq_destroy(c->cq);
+    free(c);
+}
+
+/* ---- sending ----------------------------------------------------------------------- */
+
+/* Sends the response (when code is OK) and the status, and waits until the
+ * call is closed. */
+static void finish(call_ctx *c, grpc_status_code code, const char *details, const ProtobufCMessage *resp) {
+    char why[256];
+    grpc_byte_buffer *bb = NULL;
+    if (code == GRPC_STATUS_OK && resp) {
+        size_t n = protobuf_c_message_get_packed_size(resp);
+        uint8_t *buf = n > c->srv->max_msg ? NULL : malloc(n ? n : 1);
+        if (n > c->srv->max_msg) {
+            snprintf(why, sizeof why, "the response (%zu bytes) is larger than the message limit (%zu bytes)", n,
+                     c->srv->max_msg);
+            code = GRPC_STATUS_RESOURCE_EXHAUSTED;
+            details = why;
+        } else if (!buf) {
+            code = GRPC_STATUS_RESOURCE_EXHAUSTED;
+            details = "out of memory encoding the response";
+        } else {
+            protobuf_c_message_pack(resp, buf);
+            grpc_slice sl = grpc_slice_new(buf, n, free);
+            bb = grpc_raw_byte_buffer_create(&sl, 1);
+            grpc_slice_unref(sl);
+        }
+    }
+    c->status = code;
+    snprintf(c->status_msg, sizeof c->status_msg, "%s", details ? details : "");
+    grpc_slice status_details = grpc_slice_from_copied_string(details ? details : "");
+    grpc_op ops[3];
+    memset(ops, 0, sizeof ops);
+    size_t n = 0;
+    ops[n].op = GRPC_OP_SEND_INITIAL_METADATA;
+    ops[n].data.send_initial_metadata.count = 0;
+    n++;
+    if (bb) {
+        ops[n].op = GRPC_OP_SEND_MESSAGE;
+        ops[n].data.send_message.send_message = bb;
+        n++;
+    }
+    ops[n].op = GRPC_OP_SEND_STATUS_FROM_SERVER;
+    ops[n].data.send_status_from_server.trailing_metadata_count = 0;
+    ops[n].data.send_status_from_server.status = code;
+    ops[n].data.send_status_from_server.status_details = &status_details;
+    n++;
+    if (grpc_call_start_batch(c->call, ops, n, TAG_SEND, NULL) == GRPC_CALL_OK)
+        wait_tag(c, TAG_SEND, gpr_inf_future(GPR_CLOCK_MONOTONIC));
+    if (c->close_armed && !c->close_done) wait_tag(c, TAG_CLOSE, gpr_inf_future(GPR_CLOCK_MONOTONIC));
+    grpc_slice_unref(status_details);
+    if (bb) grpc_byte_buffer_destroy(bb);
+}
+
+/* ---- handlers ---------------------------------------------------------------------- */
+
+/* Client gone (cancelled, deadline passed) or server stopping? Polls the
+ * call's queue without blocking. */
+static grpc_status_code interrupted(call_ctx *c, char *msg, size_t msglen) {
+    if (atomic_load(&c->srv->stopping)) {
+        snprintf(msg, msglen, "the server is shutting down");
+        return GRPC_STATUS_UNAVAILABLE;
+    }
+    if (!c->close_done) wait_tag(c, TAG_POLL, gpr_time_0(GPR_CLOCK_MONOTONIC));
+    if (c->close_done) {
+        snprintf(msg, msglen, "the call was cancelled by the client");
+        return GRPC_STATUS_CANCELLED;
+    }
+    return GRPC_STATUS_OK;
+}
+
+/* Waits for a job in slices. GRPC_STATUS_OK with *timed_out when the job did
+ * not end within timeout_ms (< 0: no limit); otherwise the job ended (res). */
+static grpc_status_code await_job(call_ctx *c, uint64_t job_id, long timeout_ms, czk_service_result *res,
+                                  bool *timed_out, char *msg, size_t msglen) {
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    *timed_out = false;
+    for (;;) {
+        grpc_status_code st = interrupted(c, msg, msglen);
+        if (st != GRPC_STATUS_OK) return st;
+        long slice = AWAIT_SLICE_MS;
+        if (timeout_ms >= 0) {
+            struct timespec t;
+            clock_gettime(CLOCK_MONOTONIC, &t);
+            long spent = (long)(t.tv_sec - t0.tv_sec) * 1000 + (long)(t.tv_nsec - t0.tv_nsec) / 1000000;
+            long left = timeout_ms - spent;
+            if (left < 0) left = 0;
+            if (left < slice) slice = left;
+        }
+        czk_service_result_free(res);
+        memset(res, 0, sizeof *res);
+        msg[0] = 0;
+        czk_err e = czk_service_await(c->srv->svc, job_id, slice, res, msg, msglen);
+        if (e == CZK_ERR_TIMEOUT) {
+            if (timeout_ms >= 0 && slice < AWAIT_SLICE_MS) {
+                *timed_out = true;
+                return GRPC_STATUS_OK;
+            }
+            continue;
+        }
+        if (e != CZK_OK) {
+            if (!msg[0]) snprintf(msg, msglen, "job %llu: %s", (unsigned long long)job_id, czk_err_str(e));
+            return czk_grpc_status_for(e, CZK_GRPC_AWAIT);
+        }
+        return GRPC_STATUS_OK;
+    }
+}
+
+/* Fills an AwaitProofResponse (pointers into res and the caller's arrays). */
+static void await_response(Cuzk__V1__AwaitProofResponse *r, char job_id[24], uint64_t id, const czk_service_result *res,
+                           bool timed_out, ProtobufCBinaryData *pubs) {
+    czk_grpc_job_id_format(job_id, id);
+    r->job_id = job_id;
+    if (timed_out) {
+        r->status = CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__TIMEOUT;
+        return;
+    }
+    switch (res->state) {
+    case CZK_SERVICE_JOB_DONE: r->status = CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__COMPLETED; break;
+    case CZK_SERVICE_JOB_FAILED: r->status = CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__FAILED; break;
+    case CZK_SERVICE_JOB_CANCELLED: r->status = CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__CANCELLED; break;
+    default: r->status = CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__UNKNOWN; break;
+    }
+    if (res->state != CZK_SERVICE_JOB_DONE) r->error_message = (char *)res->message;
+    if (res->state == CZK_SERVICE_JOB_DONE) {
+        r->proof.data = res->proof;
+        r->proof.len = res->proof_len;
+        for (size_t i = 0; i < res->n_public; i++) {
+            pubs[i].data = res->public_inputs + 32 * i;
+            pubs[i].len = 32;
+        }
+        r->n_public_inputs = res->n_public;
+        r->public_inputs = pubs;
+    }
+    r->queue_wait_ms = res->queue_wait_ms;
+    r->srs_load_ms = res->srs_load_ms;
+    r->synthesis_ms = res->synthesis_ms;
+    r->gpu_compute_ms = res->gpu_ms;
+    r->total_ms = res->total_ms;
+}
+
+static grpc_status_code submit(call_ctx *c, const czk_grpc_request *rq, uint64_t *job_id, uint32_t *qpos, char *msg,
+                               size_t msglen) {
+    czk_err e = czk_service_submit(c->srv->svc, &rq->submit, job_id, qpos, msg, msglen);
+    if (e == CZK_OK) return GRPC_STATUS_OK;
+    if (!msg[0]) snprintf(msg, msglen, "submit: %s", czk_err_str(e));
+    return czk_grpc_status_for(e, rq->method);
+}
+
+static void handle_submit(call_ctx *c, const czk_grpc_request *rq) {
+    char msg[MSG] = "", id[24];
+    uint64_t job_id = 0;
+    uint32_t qpos = 0;
+    grpc_status_code st = submit(c, rq, &job_id, &qpos, msg, sizeof msg);
+    Cuzk__V1__SubmitProofResponse r = CUZK__V1__SUBMIT_PROOF_RESPONSE__INIT;
+    czk_grpc_job_id_format(id, job_id);
+    r.job_id = id;
+    r.queue_position = qpos;
+    finish(c, st, msg, &r.base);
+}
+
+static void handle_await(call_ctx *c, const czk_grpc_request *rq) {
+    char msg[MSG] = "", id[24];
+    czk_service_result res;
+    memset(&res, 0, sizeof res);
+    bool timed_out;
+    grpc_status_code st = await_job(c, rq->job_id, rq->timeout_ms, &res, &timed_out, msg, sizeof msg);
+    Cuzk__V1__AwaitProofResponse r = CUZK__V1__AWAIT_PROOF_RESPONSE__INIT;
+    ProtobufCBinaryData *pubs = NULL;
+    if (st == GRPC_STATUS_OK) {
+        pubs = calloc(res.n_public ? res.n_public : 1, sizeof *pubs);
+        if (!pubs) {
+            st = GRPC_STATUS_RESOURCE_EXHAUSTED;
+            snprintf(msg, sizeof msg, "out of memory");
+        } else {
+            await_response(&r, id, rq->job_id, &res, timed_out, pubs);
+        }
+    }
+    finish(c, st, msg, &r.base);
+    free(pubs);
+    czk_service_result_free(&res);
+}
+
+static void handle_prove(call_ctx *c, const czk_grpc_request *rq) {
+    char msg[MSG] = "", id[24];
+    uint64_t job_id = 0;
+    uint32_t qpos = 0;
+    czk_service_result res;
+    memset(&res, 0, sizeof res);
+    bool timed_out = false;
+    ProtobufCBinaryData *pubs = NULL;
+    Cuzk__V1__AwaitProofResponse ar = CUZK__V1__AWAIT_PROOF_RESPONSE__INIT;
+    Cuzk__V1__ProveResponse r = CUZK__V1__PROVE_RESPONSE__INIT;
+    grpc_status_code st = submit(c, rq, &job_id, &qpos, msg, sizeof msg);
+    if (st == GRPC_STATUS_OK) st = await_job(c, job_id, -1, &res, &timed_out, msg, sizeof msg);
+    if (st == GRPC_STATUS_OK) {
+        pubs = calloc(res.n_public ? res.n_public : 1, sizeof *pubs);
+        if (!pubs) {
+            st = GRPC_STATUS_RESOURCE_EXHAUSTED;
+            snprintf(msg, sizeof msg, "out of memory");
+        } else {
+            await_response(&ar, id, job_id, &res, timed_out, pubs);
+            r.result = &ar;
+        }
+    }
+    finish(c, st, msg, &r.base);
+    free(pubs);
+    czk_service_result_free(&res);
+}
+
+static void handle_cancel(call_ctx *c, const czk_grpc_request *rq) {
+    char msg[MSG] = "";
+    bool was_running = false;
+    czk_err e = czk_service_cancel(c->srv->svc, rq->job_id, &was_running, msg, sizeof msg);
+    if (e != CZK_OK && !msg[0])
+        snprintf(msg, sizeof msg, "job %llu: %s", (unsigned long long)rq->job_id, czk_err_str(e));
+    Cuzk__V1__CancelProofResponse r = CUZK__V1__CANCEL_PROOF_RESPONSE__INIT;
+    r.was_running = was_running;
+    finish(c, czk_grpc_status_for(e, CZK_GRPC_CANCEL), msg, &r.base);
+}
+
+static void handle_status(call_ctx *c) {
+    czk_service_status st;
+    memset(&st, 0, sizeof st);
+    czk_err e = czk_service_status_get(c->srv->svc, &st);
+    if (e != CZK_OK) {
+        finish(c, czk_grpc_status_for(e, CZK_GRPC_STATUS), czk_err_str(e), NULL);
+        return;
+    }
+    char *json = czk_service_status_json(c->srv->svc);
+    int ngpu = czk_gpu_count();
+    if (ngpu < 0) ngpu = 0;
+    if (ngpu > 64) ngpu = 64;
+    Cuzk__V1__GPUStatus gpus[64], *gpu_ptrs[64];
+    char gpu_names[64][16];
+    for (int i = 0; i < ngpu; i++) {
+        cuzk__v1__gpustatus__init(&gpus[i]);
+        gpus[i].ordinal = (uint32_t)i;
+        snprintf(gpu_names[i], sizeof gpu_names[i], "cuda:%d", i);
+        gpus[i].name = gpu_names[i];
+        size_t fb = 0, tb = 0;
+        char m[128];
+        if (czk_gpu_mem_info(i, &fb, &tb, m, sizeof m) == CZK_OK) {
+            gpus[i].vram_total_bytes = tb;
+            gpus[i].vram_free_bytes = fb;
+        }
+        gpu_ptrs[i] = &gpus[i];
+    }
+    Cuzk__V1__SRSStatus *srs = calloc(st.n_srs ? st.n_srs : 1, sizeof *srs);
+    Cuzk__V1__SRSStatus **srs_ptrs = calloc(st.n_srs ? st.n_srs : 1, sizeof *srs_ptrs);
+    if (!srs || !srs_ptrs) {
+        free(srs);
+        free(srs_ptrs);
+        free(json);
+        czk_service_status_free(&st);
+        finish(c, GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory", NULL);
+        return;
+    }
+    for (size_t i = 0; i < st.n_srs; i++) {
+        cuzk__v1__srsstatus__init(&srs[i]);
+        srs[i].circuit_id = st.srs[i].circuit_id;
+        srs[i].tier = CUZK__V1__SRSSTATUS__TIER__HOT;
+        srs[i].size_bytes = st.srs[i].size_bytes;
+        srs[i].ref_count = st.srs[i].ref_count;
+        srs_ptrs[i] = &srs[i];
+    }
+    /* a queue per circuit (resident or with unfinished jobs): jobs not started, jobs running */
+    size_t nq_cap = st.n_srs + st.n_jobs, nq = 0;
+    Cuzk__V1__QueueStatus *qs = calloc(nq_cap ? nq_cap : 1, sizeof *qs);
+    Cuzk__V1__QueueStatus **q_ptrs = calloc(nq_cap ? nq_cap : 1, sizeof *q_ptrs);
+    if (!qs || !q_ptrs) {
+        free(qs);
+        free(q_ptrs);
+        free(srs);
+        free(srs_ptrs);
+        free(json);
+        czk_service_status_free(&st);
+        finish(c, GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory", NULL);
+        return;
+    }
+    for (size_t i = 0; i < st.n_srs + st.n_jobs; i++) {
+        bool is_job = i >= st.n_srs;
+        const char *id = is_job ? st.jobs[i - st.n_srs].circuit_id : st.srs[i].circuit_id;
+        size_t k = 0;
+        while (k < nq && strcmp(qs[k].proof_kind, id) != 0) k++;
+        if (k == nq) {
+            cuzk__v1__queue_status__init(&qs[nq]);
+            qs[nq].proof_kind = (char *)id;
+            q_ptrs[nq] = &qs[nq];
+            nq++;
+        }
+        if (is_job) {
+            if (st.jobs[i - st.n_srs].status == CZK_JOB_QUEUED) qs[k].pending++;
+            else qs[k].in_progress++;
+        }
+    }
+
+    Cuzk__V1__GetStatusResponse r = CUZK__V1__GET_STATUS_RESPONSE__INIT;
+    r.n_gpus = (size_t)ngpu;
+    r.gpus = gpu_ptrs;
+    r.n_loaded_srs = st.n_srs;
+    r.loaded_srs = srs_ptrs;
+    r.n_queues = nq;
+    r.queues = q_ptrs;
+    r.total_proofs_completed = st.jobs_completed;
+    r.total_proofs_failed = st.jobs_failed;
+    r.uptime_seconds = st.uptime_s > 0 ? (uint64_t)st.uptime_s : 0;
+    /* cuzk's pinned-memory budget; czk's one memory budget is its counterpart */
+    r.pinned_memory_bytes = st.engine.budget_reserved;
+    r.pinned_memory_limit_bytes = st.engine.budget_total;
+    r.status_json = json ? json : (char *)"";
+    finish(c, GRPC_STATUS_OK, "", &r.base);
+    free(qs);
+    free(q_ptrs);
+    free(srs);
+    free(srs_ptrs);
+    free(json);
+    czk_service_status_free(&st);
+}
+
+static void handle_metrics(call_ctx *c) {
+    char *text = czk_service_metrics_text(c->srv->svc);
+    if (!text) {
+        finish(c, GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory", NULL);
+        return;
+    }
+    Cuzk__V1__GetMetricsResponse r = CUZK__V1__GET_METRICS_RESPONSE__INIT;
+    r.prometheus_text = text;
+    finish(c, GRPC_STATUS_OK, "", &r.base);
+    free(text);
+}
+
+static void handle_preload(call_ctx *c, const czk_grpc_request *rq) {
+    char msg[MSG] = "";
+    bool already = false;
+    uint64_t ms = 0;
+    czk_err e = czk_service_preload(c->srv->svc, rq->circuit_id, &already, &ms, msg, sizeof msg);
+    if (e != CZK_OK && !msg[0]) snprintf(msg, sizeof msg, "preload %s: %s", rq->circuit_id, czk_err_str(e));
+    Cuzk__V1__PreloadSrsResponse r = CUZK__V1__PRELOAD_SRS_RESPONSE__INIT;
+    r.already_loaded = already;
+    r.load_time_ms = ms;
+    finish(c, czk_grpc_status_for(e, CZK_GRPC_PRELOAD), msg, &r.base);
+}
+
+static void handle_evict(call_ctx *c, const czk_grpc_request *rq) {
+    char msg[MSG] = "";
+    bool was = false;
+    uint64_t freed = 0;
+    czk_err e = czk_service_evict(c->srv->svc, rq->circuit_id, &was, &freed, msg, sizeof msg);
+    if (e != CZK_OK && !msg[0]) snprintf(msg, sizeof msg, "evict %s: %s", rq->circuit_id, czk_err_str(e));
+    Cuzk__V1__EvictSrsResponse r = CUZK__V1__EVICT_SRS_RESPONSE__INIT;
+    r.was_loaded = was;
+    r.freed_bytes = freed;
+    finish(c, czk_grpc_status_for(e, CZK_GRPC_EVICT), msg, &r.base);
+}
+
+static void serve_call(call_ctx *c) {
+    grpc_op op;
+    memset(&op, 0, sizeof op);
+    op.op = GRPC_OP_RECV_MESSAGE;
+    op.data.recv_message.recv_message = &c->payload;
+    if (grpc_call_start_batch(c->call, &op, 1, TAG_RECV, NULL) != GRPC_CALL_OK) return;
+    int ok = wait_tag(c, TAG_RECV, gpr_inf_future(GPR_CLOCK_MONOTONIC));
+    memset(&op, 0, sizeof op);
+    op.op = GRPC_OP_RECV_CLOSE_ON_SERVER;
+    op.data.recv_close_on_server.cancelled = &c->cancelled;
+    if (grpc_call_start_batch(c->call, &op, 1, TAG_CLOSE, NULL) == GRPC_CALL_OK) c->close_armed = true;
+
+    const char *path = (const char *)GRPC_SLICE_START_PTR(c->details.method);
+    size_t path_len = GRPC_SLICE_LENGTH(c->details.method);
+    int m = czk_grpc_method_find(path, path_len);
+    char msg[MSG];
+    if (m < 0) {
+        snprintf(msg, sizeof msg, "unknown method %.*s (this is cuzk.v1.ProvingEngine)",
+                 (int)(path_len > 200 ? 200 : path_len), path);
+        finish(c, GRPC_STATUS_UNIMPLEMENTED, msg, NULL);
+        return;
+    }
+    if (!ok || !c->payload) {
+        /* the client cancelled, or a message over the size limit (the core has set the status) */
+        finish(c, GRPC_STATUS_INVALID_ARGUMENT, "no request message", NULL);
+        return;
+    }
+    if (atomic_load(&c->srv->stopping)) {
+        finish(c, GRPC_STATUS_UNAVAILABLE, "the server is shutting down", NULL);
+        return;
+    }
+    grpc_byte_buffer_reader reader;
+    if (!grpc_byte_buffer_reader_init(&reader, c->payload)) {
+        finish(c, GRPC_STATUS_INVALID_ARGUMENT, "the request message could not be read (compression?)", NULL);
+        return;
+    }
+    grpc_slice body = grpc_byte_buffer_reader_readall(&reader);
+    grpc_byte_buffer_reader_destroy(&reader);
+    czk_grpc_request rq;
+    msg[0] = 0;
+    grpc_status_code st = czk_grpc_request_decode(&rq, (czk_grpc_method)m, GRPC_SLICE_START_PTR(body),
+                                                  GRPC_SLICE_LENGTH(body), msg, sizeof msg);
+    grpc_slice_unref(body);
+    if (st != GRPC_STATUS_OK) {
+        finish(c, st, msg, NULL);
+        return;
+    }
+    switch ((czk_grpc_method)m) {
+    case CZK_GRPC_SUBMIT: handle_submit(c, &rq); break;
+    case CZK_GRPC_AWAIT: handle_await(c, &rq); break;
+    case CZK_GRPC_PROVE: handle_prove(c, &rq); break;
+    case CZK_GRPC_CANCEL: handle_cancel(c, &rq); break;
+    case CZK_GRPC_STATUS: handle_status(c); break;
+    case CZK_GRPC_METRICS: handle_metrics(c); break;
+    case CZK_GRPC_PRELOAD: handle_preload(c, &rq); break;
+    case CZK_GRPC_EVICT: handle_evict(c, &rq); break;
+    default: finish(c, GRPC_STATUS_UNIMPLEMENTED, "unknown method", NULL); break;
+    }
+    czk_grpc_request_free(&rq);
+}
+
+static double mono_s(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Serves one call and logs it: DEBUG, or WARN for a status that means a
+ * fault of the daemon (INTERNAL, UNKNOWN, DATA_LOSS). */
+static void handle_call(call_ctx *c) {
+    double t0 = mono_s();
+    c->status = GRPC_STATUS_UNKNOWN;
+    serve_call(c);
+    const char *path = (const char *)GRPC_SLICE_START_PTR(c->details.method);
+    int n = (int)(GRPC_SLICE_LENGTH(c->details.method) > 100 ? 100 : GRPC_SLICE_LENGTH(c->details.method));
+    bool fault = c->status == GRPC_STATUS_INTERNAL || c->status == GRPC_STATUS_UNKNOWN ||
+                 c->status == GRPC_STATUS_DATA_LOSS;
+    czk_log(fault ? CZK_LOG_WARN : CZK_LOG_DEBUG, CZK_LOG_NO_JOB, CZK_LOG_NO_PART, "grpc %.*s: %s in %.1f ms%s%s", n,
+            path, czk_grpc_status_name(c->status), (mono_s() - t0) * 1e3, c->status_msg[0] ? ": " : "", c->status_msg);
+}
+
+/* ---- the handler pool ---------------------------------------------------------------- */
+
+static void *handler_main(void *arg) {
+    czk_grpc_server *s = arg;
+    pthread_mutex_lock(&s->mu);
+    for (;;) {
+        while (!s->head && !s->quit) {
+            s->idle++;
+            pthread_cond_wait(&s->cv_work, &s->mu);
+            s->idle--;
+        }
+        if (!s->head) break;
+        call_ctx *c = s->head;
+        s->head = c->next;
+        if (!s->head) s->tail = NULL;
+        s->qlen--;
+        pthread_mutex_unlock(&s->mu);
+        handle_call(c);
+        ctx_free(c);
+        pthread_mutex_lock(&s->mu);
+        s->active--;
+        pthread_cond_broadcast(&s->cv_done);
+    }
+    pthread_mutex_unlock(&s->mu);
+    return NULL;
+}
+
+/* Starts one more handler; the caller holds s->mu. */
+static bool spawn_handler(czk_grpc_server *s) {
+    if (s->n_threads == s->cap_threads) {
+        size_t cap = s->cap_threads ? 2 * s->cap_threads : 16;
+        pthread_t *t = realloc(s->threads, cap * sizeof *t);
+        if (!t) return false;
+        s->threads = t;
+        s->cap_threads = cap;
+    }
+    if (pthread_create(&s->threads[s->n_threads], NULL, handler_main, s) != 0) return false;
+    s->n_threads++;
+    return true;
+}
+
+static void enqueue(czk_grpc_server *s, call_ctx *c) {
+    pthread_mutex_lock(&s->mu);
+    c->next = NULL;
+    if (s->tail) s->tail->next = c;
+    else s->head = c;
+    s->tail = c;
+    s->qlen++;
+    s->active++;
+    if (s->qlen > s->idle && s->n_threads < MAX_HANDLERS) spawn_handler(s);
+    pthread_cond_signal(&s->cv_work);
+    pthread_mutex_unlock(&s->mu);
+}
+
+/* ---- accepting --------------------------------------------------------------------- */
+
+static bool request_one(czk_grpc_server *s) {
+    call_ctx *c = ctx_new(s);
+    if (!c) return false;
+    if (grpc_server_request_call(s->server, &c->call, &c->details, &c->md, c->cq, s->acq, c) != GRPC_CALL_OK) {
+        ctx_free(c);
+        return false;
+    }
+    s->n_requested++;
+    return true;
+}
+
+static void *acceptor_main(void *arg) {
+    czk_grpc_server *s = arg;
+    bool shut = false;
+    while (!shut || s->n_requested > 0) {
+        grpc_event ev = grpc_completion_queue_next(s->acq, gpr_inf_future(GPR_CLOCK_MONOTONIC), NULL);
+        if (ev.type == GRPC_QUEUE_SHUTDOWN) break;
+        if (ev.type != GRPC_OP_COMPLETE) continue;
+        if (ev.tag == &s->shutdown_tag) {
+            shut = true;
+            continue;
+        }
+        call_ctx *c = ev.tag;
+        s->n_requested--;
+        if (!ev.success) {
+            ctx_free(c);
+            continue;
+        }
+        enqueue(s, c); /* while stopping, the handler answers UNAVAILABLE */
+        if (!atomic_load(&s->stopping)) request_one(s);
+    }
+    return NULL;
+}
+
+/* ---- start / stop -------------------------------------------------------------------- */
+
+static czk_err check_listen(const char *listen, char *msg, size_t msglen) {
+    if (!listen || !*listen) {
+        snprintf(msg, msglen, "no listen address");
+        return CZK_ERR_INVALID_ARGUMENT;
+    }
+    if (!strncmp(listen, "unix:", 5)) {
+        const char *p = listen + 5;
+        if (!strncmp(p, "//", 2)) p += 2;
+        if (!*p) {
+            snprintf(msg, msglen, "listen address '%s' has no socket path", listen);
+            return CZK_ERR_INVALID_ARGUMENT;
+        }
+        return CZK_OK;
+    }
+    const char *colon = strrchr(listen, ':');
+    if (!colon || colon == listen || !colon[1] || strlen(colon + 1) > 5) goto bad;
+    long port = 0;
+    for (const char *p = colon + 1; *p; p++) {
+        if (*p < '0' || *p > '9') goto bad;
+        port = port * 10 + (*p - '0');
+    }
+    if (port > 65535) goto bad;
+    return CZK_OK;
+bad:
+    snprintf(msg, msglen, "listen address '%s' is not host:port (port 0 … 65535) or unix:///path", listen);
+    return CZK_ERR_INVALID_ARGUMENT;
+}
+
+czk_err czk_grpc_server_start(czk_grpc_server **out, czk_service *svc, const char *listen, size_t max_msg_bytes,
+                              char *msg, size_t msglen) {
+    char dummy[8];
+    if (!msg || !msglen) {
+        msg = dummy;
+        msglen = sizeof dummy;
+    }
+    msg[0] = 0;
+    if (!out || !svc) {
+        snprintf(msg, msglen, "grpc server: NULL argument");
+        return CZK_ERR_INVALID_ARGUMENT;
+    }
+    *out = NULL;
+    czk_err e = check_listen(listen, msg, msglen);
+    if (e != CZK_OK) return e;
+    if (max_msg_bytes == 0) max_msg_bytes = CZK_GRPC_DEFAULT_MAX_MSG;
+    if (max_msg_bytes > INT_MAX) max_msg_bytes = INT_MAX;
+
+    czk_grpc_server *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(msg, msglen, "grpc server: out of memory");
+        return CZK_ERR_NO_MEMORY;
+    }
+    s->svc = svc;
+    s->max_msg = max_msg_bytes;
+    atomic_init(&s->stopping, false);
+    pthread_mutex_init(&s->mu, NULL);
+    pthread_cond_init(&s->cv_work, NULL);
+    pthread_cond_init(&s->cv_done, NULL);
+    grpc_init();
+
+    grpc_arg args[3];
+    memset(args, 0, sizeof args);
+    args[0].type = GRPC_ARG_INTEGER;
+    args[0].key = (char *)GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH;
+    args[0].value.integer = (int)max_msg_bytes;
+    args[1].type = GRPC_ARG_INTEGER;
+    args[1].key = (char *)GRPC_ARG_MAX_SEND_MESSAGE_LENGTH;
+    args[1].value.integer = (int)max_msg_bytes;
+    args[2].type = GRPC_ARG_INTEGER; /* a second daemon on the same port must fail, not share it */
+    args[2].key = (char *)GRPC_ARG_ALLOW_REUSEPORT;
+    args[2].value.integer = 0;
+    grpc_channel_args ch = {3, args};
+    s->server = grpc_server_create(&ch, NULL);
+    s->acq = grpc_completion_queue_create_for_next(NULL);
+    grpc_server_register_completion_queue(s->server, s->acq, NULL);
+    grpc_server_credentials *creds = grpc_insecure_server_credentials_create();
+    int port = grpc_server_add_http2_port(s->server, listen, creds);
+    grpc_server_credentials_release(creds);
+    if (port == 0) {
+        snprintf(msg, msglen, "cannot listen on %s (address in use, no permission, or not resolvable)", listen);
+        grpc_server_destroy(s->server);
+        cq_destroy(s->acq);
+        grpc_shutdown();
+        pthread_mutex_destroy(&s->mu);
+        pthread_cond_destroy(&s->cv_work);
+        pthread_cond_destroy(&s->cv_done);
+        free(s);
+        return CZK_ERR_IO;
+    }
+    s->port = strncmp(listen, "unix:", 5) ? port : 0;
+    grpc_server_start(s->server);
+    for (int i = 0; i < ACCEPT_DEPTH; i++) request_one(s);
+    pthread_mutex_lock(&s->mu);
+    for (int i = 0; i < MIN_HANDLERS; i++) spawn_handler(s);
+    pthread_mutex_unlock(&s->mu);
+    if (pthread_create(&s->acceptor, NULL, acceptor_main, s) == 0) s->acceptor_started = true;
+    if (!s->acceptor_started || s->n_requested == 0 || s->n_threads == 0) {
+        snprintf(msg, msglen, "grpc server: cannot start its threads");
+        czk_grpc_server_stop(s);
+        return CZK_ERR_NO_MEMORY;
+    }
+    *out = s;
+    return CZK_OK;
+}
+
+int czk_grpc_server_port(const czk_grpc_server *s) {
+    return s ? s->port : 0;
+}
+
+void czk_grpc_server_stop(czk_grpc_server *s) {
+    if (!s) return;
+    atomic_store(&s->stopping, true);
+    grpc_server_shutdown_and_notify(s->server, s->acq, &s->shutdown_tag);
+    /* Waiting calls notice `stopping` within a slice; give the others a grace
+     * period, then cancel what is left. */
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += STOP_GRACE_MS / 1000;
+    pthread_mutex_lock(&s->mu);
+    while (s->active > 0) {
+        if (pthread_cond_timedwait(&s->cv_done, &s->mu, &until) == ETIMEDOUT) break;
+    }
+    pthread_mutex_unlock(&s->mu);
+    grpc_server_cancel_all_calls(s->server);
+    if (s->acceptor_started) pthread_join(s->acceptor, NULL);
+    else acceptor_main(s); /* collect the shutdown notification here */
+    pthread_mutex_lock(&s->mu);
+    s->quit = true;
+    pthread_cond_broadcast(&s->cv_work);
+    pthread_mutex_unlock(&s->mu);
+    for (size_t i = 0; i < s->n_threads; i++) pthread_join(s->threads[i], NULL);
+    /* calls queued after the last handler left (none: handlers drain the queue before quitting) */
+    while (s->head) {
+        call_ctx *c = s->head;
+        s->head = c->next;
+        ctx_free(c);
+    }
+    grpc_server_destroy(s->server);
+    cq_destroy(s->acq);
+    grpc_shutdown();
+    free(s->threads);
+    pthread_mutex_destroy(&s->mu);
+    pthread_cond_destroy(&s->cv_work);
+    pthread_cond_destroy(&s->cv_done);
+    free(s);
+}

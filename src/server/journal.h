@@ -1,0 +1,129 @@
+/* czk — the job journal (private to src/server): every accepted job and its
+ * end, durable in <state_dir>.
+ *
+ *   <state_dir>/journal.sqlite   one row per job (SQLite, WAL mode,
+ *                                synchronous=FULL: a commit is on disk when
+ *                                sqlite3_step returns, so a job reported
+ *                                accepted survives power loss too, not only
+ *                                a crash of the process, which WAL with
+ *                                NORMAL would already survive)
+ *   <state_dir>/spool/<id>.in    the job's input payload
+ *
+ * Adding a job writes the payload to spool/<id>.in.tmp, fsyncs it, renames
+ * it to <id>.in and fsyncs the directory, all inside the transaction that
+ * inserts the row; the row's commit is the moment the job exists. A crash
+ * before the commit leaves at most a spool file without a row, which the
+ * next open deletes. Ids come from an AUTOINCREMENT key: never reused, even
+ * after rows were purged.
+ *
+ * A job ends exactly once: czk_journal_end changes a row from pending to its
+ * end in one statement guarded by the pending state, and says whether this
+ * call was the one that ended it. Its spool file is deleted after the end is
+ * committed. Totals of ended jobs are kept apart from the rows, so they
+ * survive the purge of expired rows.
+ *
+ * Every function is thread-safe (one connection behind a mutex). */
+#ifndef CZK_SERVER_JOURNAL_H
+#define CZK_SERVER_JOURNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "czk/err.h"
+
+typedef struct czk_journal czk_journal;
+
+typedef enum {
+    CZK_JOURNAL_PENDING = 0, /* accepted, not ended */
+    CZK_JOURNAL_DONE,
+    CZK_JOURNAL_FAILED,
+    CZK_JOURNAL_CANCELLED
+} czk_journal_state;
+
+#define CZK_JOURNAL_REQUEST_MAX 256 /* request ids are shorter than this */
+
+typedef struct {
+    uint64_t id;
+    char request_id[CZK_JOURNAL_REQUEST_MAX]; /* "" for none */
+    char circuit_id[64];
+    int priority;
+    size_t input_len;
+    uint8_t input_sha256[32];
+    uint64_t submitted_ms;    /* wall clock, ms since the epoch */
+    bool cancel_requested;    /* a cancel was accepted; the end may not be committed yet */
+    czk_journal_state state;
+} czk_journal_job;
+
+/* How a job ended. */
+typedef struct {
+    czk_journal_state state; /* DONE, FAILED or CANCELLED */
+    int err;                 /* a czk_err */
+    char message[512];
+    const uint8_t *proof;    /* borrowed when writing; malloc'd when read */
+    size_t proof_len;
+    const uint8_t *public_inputs;
+    size_t public_len;
+    uint64_t n_partitions;
+    uint64_t queue_wait_ms, srs_load_ms, synthesis_ms, gpu_ms, total_ms;
+    uint64_t ended_ms;       /* wall clock; filled by czk_journal_end */
+} czk_journal_end_info;
+
+/* Opens (creating when missing) state_dir, its spool directory and the
+ * journal; deletes spool files that belong to no pending row.
+ * CZK_ERR_IO for a directory or database that cannot be used,
+ * CZK_ERR_FORMAT for a file that is not a czk journal. */
+czk_err czk_journal_open(czk_journal **out, const char *state_dir, char *msg, size_t msglen);
+void czk_journal_close(czk_journal *j);
+
+/* Makes a job durable (see above) and returns its id. request_id NULL or ""
+ * for none. CZK_ERR_MISMATCH when request_id is already taken (use
+ * czk_journal_find_request first), CZK_ERR_IO when it could not be written. */
+czk_err czk_journal_add(czk_journal *j, const char *request_id, const char *circuit_id, int priority,
+                        const uint8_t *input, size_t input_len, uint64_t *id, char *msg, size_t msglen);
+/* Removes a pending job that was never started (its submission was refused
+ * after it was made durable): row and spool file. */
+czk_err czk_journal_remove(czk_journal *j, uint64_t id, char *msg, size_t msglen);
+
+/* The job with this id / request id; CZK_ERR_NOT_FOUND when there is none. */
+czk_err czk_journal_get(czk_journal *j, uint64_t id, czk_journal_job *out);
+czk_err czk_journal_find_request(czk_journal *j, const char *request_id, czk_journal_job *out);
+/* The job's input (malloc'd; freed by the caller). CZK_ERR_NOT_FOUND when the
+ * job is unknown or ended, CZK_ERR_IO / CZK_ERR_FORMAT when the spool file is
+ * missing or does not match the row (length or SHA-256). */
+czk_err czk_journal_read_input(czk_journal *j, uint64_t id, uint8_t **input, size_t *len, char *msg,
+                               size_t msglen);
+
+/* Pending jobs in the order they were accepted (malloc'd array). */
+czk_err czk_journal_list_pending(czk_journal *j, czk_journal_job **out, size_t *n, char *msg, size_t msglen);
+
+/* Records that a cancel of a pending job was accepted (a job re-queued after
+ * a restart with this flag set is ended as cancelled instead). */
+czk_err czk_journal_mark_cancel(czk_journal *j, uint64_t id, char *msg, size_t msglen);
+
+/* Ends a pending job with *end (end->ended_ms is set to now). *first: this
+ * call ended it (false: it had already ended, and nothing changed).
+ * CZK_ERR_NOT_FOUND for an unknown id. */
+czk_err czk_journal_end(czk_journal *j, uint64_t id, czk_journal_end_info *end, bool *first, char *msg,
+                        size_t msglen);
+/* The end of an ended job (proof and public_inputs malloc'd: free with
+ * czk_journal_end_free). CZK_ERR_NOT_FOUND when unknown, CZK_ERR_BUSY while
+ * pending. */
+czk_err czk_journal_get_end(czk_journal *j, uint64_t id, czk_journal_job *job, czk_journal_end_info *end);
+void czk_journal_end_free(czk_journal_end_info *end);
+
+/* Deletes rows (and any spool file left) of jobs that ended before
+ * now_ms - keep_ms. *deleted: how many (may be NULL). */
+czk_err czk_journal_purge(czk_journal *j, uint64_t now_ms, uint64_t keep_ms, size_t *deleted, char *msg,
+                          size_t msglen);
+
+typedef struct {
+    uint64_t done, failed, cancelled; /* ended over the journal's life */
+    uint64_t pending;
+    uint64_t rows;                    /* rows kept now */
+} czk_journal_counts;
+czk_err czk_journal_get_counts(czk_journal *j, czk_journal_counts *out);
+
+/* Wall clock in ms since the epoch. */
+uint64_t czk_journal_now_ms(void);
+
+#endif

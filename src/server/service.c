@@ -1,0 +1,786 @@
+/* czk — the proving service (include/czk/service.h): the engine, the journal
+ * and SRS residency behind one thread-safe API.
+ *
+ * Where a job's end is committed: whichever thread first sees the engine
+ * report it — a caller of czk_service_await, or the service's completer
+ * thread, which waits on the unfinished job most likely to end next (highest
+ * priority, then oldest) and, at most a second later, looks at every other
+ * one, so a job nobody awaits is journalled promptly too. The journal's
+ * pending-guarded update makes the first commit the only one.
+ *
+ * A job the engine abandoned because the service is closing
+ * (CZK_ERR_SHUTDOWN) is not an end: it stays pending in the journal and is
+ * re-queued by the next open. */
+#define _GNU_SOURCE
+#include "czk/service.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <openssl/sha.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "czk/circuit.h"
+#include "czk/groth16_io.h"
+#include "czk/instance.h"
+#include "czk/log.h"
+#include "journal.h"
+#include "service_internal.h"
+
+#define DEFAULT_QUEUE_LIMIT 1024
+#define DEFAULT_MAX_INPUT ((size_t)256 << 20)
+#define DEFAULT_KEEP_MS (24L * 3600 * 1000)
+#define PURGE_EVERY_MS 60000
+#define SWEEP_EVERY_MS 1000
+
+static void set_msg(char *msg, size_t msglen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void set_msg(char *msg, size_t msglen, const char *fmt, ...) {
+    if (!msg || !msglen) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, msglen, fmt, ap);
+    va_end(ap);
+}
+
+double czk_svc_now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+uint64_t czk_svc_ms_of(double s) { return s > 0 ? (uint64_t)(s * 1000.0 + 0.5) : 0; }
+
+void czk_service_config_default(czk_service_config *cfg) {
+    memset(cfg, 0, sizeof *cfg);
+    czk_engine_config_default(&cfg->engine);
+    cfg->queue_limit = DEFAULT_QUEUE_LIMIT;
+    cfg->max_input_bytes = DEFAULT_MAX_INPUT;
+    cfg->result_keep_ms = DEFAULT_KEEP_MS;
+}
+
+/* ---- small helpers ------------------------------------------------------------------ */
+
+bool czk_svc_enter(czk_service *s) {
+    pthread_mutex_lock(&s->mu);
+    bool ok = !s->closed;
+    if (ok) s->users++;
+    pthread_mutex_unlock(&s->mu);
+    return ok;
+}
+
+void czk_svc_leave(czk_service *s) {
+    pthread_mutex_lock(&s->mu);
+    if (--s->users == 0) pthread_cond_broadcast(&s->cv);
+    pthread_mutex_unlock(&s->mu);
+}
+
+static svc_job *find_job(czk_service *s, uint64_t id) {
+    for (svc_job *j = s->jobs; j; j = j->next)
+        if (j->id == id) return j;
+    return NULL;
+}
+
+static void unlink_job(czk_service *s, svc_job *job) {
+    for (svc_job **p = &s->jobs; *p; p = &(*p)->next)
+        if (*p == job) {
+            *p = job->next;
+            s->n_jobs--;
+            return;
+        }
+}
+
+static void append_job(czk_service *s, svc_job *job) {
+    svc_job **p = &s->jobs;
+    while (*p) p = &(*p)->next;
+    job->next = NULL;
+    *p = job;
+    s->n_jobs++;
+}
+
+srs_entry *czk_svc_find_srs(czk_service *s, const char *id) {
+    for (srs_entry *e = s->srs; e; e = e->next)
+        if (!strcmp(e->id, id)) return e;
+    return NULL;
+}
+
+/* Jobs ahead of `job` in the engine's order (priority, then acceptance). */
+static uint32_t queue_position(czk_service *s, const svc_job *job) {
+    uint32_t n = 0;
+    for (svc_job *j = s->jobs; j; j = j->next)
+        if (j != job && (j->prio > job->prio || (j->prio == job->prio && j->id < job->id))) n++;
+    return n;
+}
+
+/* The payload of the built-in circuits: an ASCII decimal seed. */
+czk_err czk_service_parse_seed(const uint8_t *in, size_t len, uint64_t *seed, char *msg, size_t msglen) {
+    if (len == 0 || len > 20) {
+        set_msg(msg, msglen, "the input must be a decimal seed of 1 to 20 digits (got %zu bytes)", len);
+        return CZK_ERR_INVALID_ARGUMENT;
+    }
+    uint64_t v = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (in[i] < '0' || in[i] > '9') {
+            set_msg(msg, msglen, "the input must be a decimal seed: byte %zu is not a digit", i);
+            return CZK_ERR_INVALID_ARGUMENT;
+        }
+        unsigned d = in[i] - '0';
+        if (v > (UINT64_MAX - d) / 10) {
+            set_msg(msg, msglen, "the seed does not fit in 64 bits");
+            return CZK_ERR_INVALID_ARGUMENT;
+        }
+        v = v * 10 + d;
+    }
+    *seed = v;
+    return CZK_OK;
+}
+
+/* ---- job ends ----------------------------------------------------------------------- */
+
+/* Commits the end the engine reported for job `id` (outcome: what
+ * czk_engine_await returned). CZK_OK once the end is in the journal (by this
+ * thread or another), CZK_ERR_SHUTDOWN for a job abandoned by the shutdown
+ * (left pending), or the journal's error. */
+static czk_err finish_job(czk_service *s, uint64_t id, czk_err outcome, const czk_job_result *r, char *msg,
+                          size_t msglen) {
+    if (outcome == CZK_ERR_SHUTDOWN) {
+        set_msg(msg, msglen, "the service is shutting down; job %" PRIu64 " will be re-queued on the next start", id);
+        return CZK_ERR_SHUTDOWN;
+    }
+    pthread_mutex_lock(&s->mu);
+    svc_job *job = find_job(s, id);
+    if (job && job->ending) {
+        while ((job = find_job(s, id)) && job->ending) pthread_cond_wait(&s->cv, &s->mu);
+        pthread_mutex_unlock(&s->mu);
+        return CZK_OK; /* the other thread committed it (or failed to: then it is ours again next time) */
+    }
+    if (!job) {
+        pthread_mutex_unlock(&s->mu);
+        return CZK_OK;
+    }
+    job->ending = true;
+    uint64_t srs_ms = job->srs_load_ms;
+    pthread_mutex_unlock(&s->mu);
+
+    czk_journal_end_info end;
+    memset(&end, 0, sizeof end);
+    end.state = outcome == CZK_OK ? CZK_JOURNAL_DONE
+                : outcome == CZK_ERR_CANCELLED ? CZK_JOURNAL_CANCELLED
+                                               : CZK_JOURNAL_FAILED;
+    end.err = (int)outcome;
+    uint8_t *pub = NULL;
+    if (outcome == CZK_ERR_NOT_FOUND)
+        snprintf(end.message, sizeof end.message, "the engine no longer knows job %" PRIu64, id);
+    else
+        snprintf(end.message, sizeof end.message, "%s", r->message);
+    if (outcome == CZK_OK) {
+        size_t n_fr = r->n_partitions * r->n_public;
+        end.proof = r->proofs;
+        end.proof_len = r->n_partitions * CZK_PROOF_BYTES;
+        end.n_partitions = r->n_partitions;
+        if (n_fr) {
+            pub = malloc(n_fr * CZK_FR_BYTES);
+            if (!pub) {
+                pthread_mutex_lock(&s->mu);
+                if ((job = find_job(s, id))) job->ending = false;
+                pthread_cond_broadcast(&s->cv);
+                pthread_mutex_unlock(&s->mu);
+                return CZK_ERR_NO_MEMORY;
+            }
+            for (size_t i = 0; i < n_fr; i++) czk_fr_to_bytes_le(pub + i * CZK_FR_BYTES, &r->public_inputs[i]);
+            end.public_inputs = pub;
+            end.public_len = n_fr * CZK_FR_BYTES;
+        }
+    }
+    if (outcome != CZK_ERR_NOT_FOUND) {
+        end.queue_wait_ms = czk_svc_ms_of(r->queue_wait_s);
+        end.synthesis_ms = czk_svc_ms_of(r->synthesis_s);
+        end.gpu_ms = czk_svc_ms_of(r->gpu_s);
+        end.total_ms = czk_svc_ms_of(r->total_s) + srs_ms;
+    }
+    end.srs_load_ms = srs_ms;
+    bool first = false;
+    char jmsg[512] = "";
+    czk_err e = czk_journal_end(s->journal, id, &end, &first, jmsg, sizeof jmsg);
+    free(pub);
+    pthread_mutex_lock(&s->mu);
+    job = find_job(s, id);
+    if (job) {
+        if (e == CZK_OK || e == CZK_ERR_NOT_FOUND) {
+            unlink_job(s, job);
+            free(job);
+        } else {
+            job->ending = false; /* not committed: a later await or sweep tries again */
+        }
+    }
+    pthread_cond_broadcast(&s->cv);
+    pthread_mutex_unlock(&s->mu);
+    if (e != CZK_OK && e != CZK_ERR_NOT_FOUND) {
+        czk_log(CZK_LOG_ERROR, id, CZK_LOG_NO_PART, "could not journal the end: %s", jmsg);
+        set_msg(msg, msglen, "job %" PRIu64 ": could not journal its end: %s", id, jmsg);
+        return e;
+    }
+    if (first && r->timeline && czk_log_get_level() <= CZK_LOG_DEBUG)
+        for (size_t p = 0; p < r->n_partitions; p++) {
+            const czk_partition_timeline *t = &r->timeline[p];
+            czk_log(CZK_LOG_DEBUG, id, (long)p,
+                    "synthesis %.3f..%.3f s, queued %.3f, gpu %.3f..%.3f s, finalized %.3f s (after submit)",
+                    t->synth_start, t->synth_end, t->queued, t->gpu_start, t->gpu_end, t->finalize_end);
+        }
+    if (first) {
+        if (end.state == CZK_JOURNAL_DONE)
+            czk_log(CZK_LOG_INFO, id, CZK_LOG_NO_PART,
+                    "done: %zu partition(s), queue %" PRIu64 " ms, synthesis %" PRIu64 " ms, gpu %" PRIu64
+                    " ms, total %" PRIu64 " ms",
+                    r->n_partitions, end.queue_wait_ms, end.synthesis_ms, end.gpu_ms, end.total_ms);
+        else
+            czk_log(end.state == CZK_JOURNAL_CANCELLED ? CZK_LOG_INFO : CZK_LOG_WARN, id, CZK_LOG_NO_PART, "%s: %s",
+                    end.state == CZK_JOURNAL_CANCELLED ? "cancelled" : "failed",
+                    end.message[0] ? end.message : czk_err_str(outcome));
+    }
+    return CZK_OK;
+}
+
+/* Ends a pending journal job that never reached the engine (re-queue). */
+static void end_unstarted(czk_service *s, const czk_journal_job *jj, czk_journal_state state, czk_err err,
+                          const char *why) {
+    czk_journal_end_info end;
+    memset(&end, 0, sizeof end);
+    end.state = state;
+    end.err = (int)err;
+    snprintf(end.message, sizeof end.message, "%s", why);
+    bool first = false;
+    char m[256];
+    if (czk_journal_end(s->journal, jj->id, &end, &first, m, sizeof m) != CZK_OK)
+        czk_log(CZK_LOG_ERROR, jj->id, CZK_LOG_NO_PART, "could not journal the end: %s", m);
+    else
+        czk_log(CZK_LOG_WARN, jj->id, CZK_LOG_NO_PART, "%s", why);
+}
+
+/* ---- the completer thread ------------------------------------------------------------- */
+
+typedef struct {
+    uint64_t id, engine_id;
+} job_ref;
+
+/* Every unfinished job (not being ended) checked without waiting. */
+static void sweep(czk_service *s) {
+    pthread_mutex_lock(&s->mu);
+    size_t n = 0;
+    job_ref *refs = s->n_jobs ? malloc(s->n_jobs * sizeof *refs) : NULL;
+    if (refs)
+        for (svc_job *j = s->jobs; j; j = j->next)
+            if (!j->ending) refs[n++] = (job_ref){j->id, j->engine_id};
+    pthread_mutex_unlock(&s->mu);
+    for (size_t i = 0; i < n; i++) {
+        czk_job_result r;
+        memset(&r, 0, sizeof r);
+        czk_err e = czk_engine_await(s->engine, refs[i].engine_id, 0, &r);
+        if (e != CZK_ERR_TIMEOUT) finish_job(s, refs[i].id, e, &r, NULL, 0);
+        czk_job_result_free(&r);
+    }
+    free(refs);
+}
+
+static void maybe_purge(czk_service *s) {
+    uint64_t now = czk_journal_now_ms();
+    if (now - s->last_purge_ms < PURGE_EVERY_MS) return;
+    s->last_purge_ms = now;
+    size_t n = 0;
+    char m[256];
+    if (czk_journal_purge(s->journal, now, (uint64_t)s->cfg.result_keep_ms, &n, m, sizeof m) != CZK_OK)
+        czk_log_warn("journal purge: %s", m);
+    else if (n)
+        czk_log_info("journal: %zu expired result(s) deleted", n);
+}
+
+static void *completer_main(void *arg) {
+    czk_service *s = arg;
+    double last_sweep = czk_svc_now_s();
+    pthread_mutex_lock(&s->mu);
+    while (!s->closing) {
+        pthread_mutex_unlock(&s->mu);
+        maybe_purge(s);
+        pthread_mutex_lock(&s->mu);
+        svc_job *head = NULL;
+        for (svc_job *j = s->jobs; j; j = j->next)
+            if (!j->ending && (!head || j->prio > head->prio)) head = j;
+        if (!head) {
+            struct timespec ts;
+            clock_gettime(CLOCK_REALTIME, &ts);
+            ts.tv_sec += PURGE_EVERY_MS / 1000;
+            if (!s->closing) pthread_cond_timedwait(&s->cv, &s->mu, &ts);
+            continue;
+        }
+        job_ref ref = {head->id, head->engine_id};
+        pthread_mutex_unlock(&s->mu);
+        czk_job_result r;
+        memset(&r, 0, sizeof r);
+        czk_err e = czk_engine_await(s->engine, ref.engine_id, SWEEP_EVERY_MS, &r);
+        czk_err fe = e == CZK_ERR_TIMEOUT ? CZK_OK : finish_job(s, ref.id, e, &r, NULL, 0);
+        czk_job_result_free(&r);
+        if (e == CZK_ERR_TIMEOUT || czk_svc_now_s() - last_sweep >= SWEEP_EVERY_MS / 1000.0) {
+            sweep(s);
+            last_sweep = czk_svc_now_s();
+        }
+        pthread_mutex_lock(&s->mu);
+        if (fe != CZK_OK && !s->closing) {
+            /* the journal refused the end (or the job was abandoned): try
+             * again in a while, not in a tight loop */
+            struct timespec ts;
+            clock_gettime(CLOCK_REALTIME, &ts);
+            ts.tv_sec += SWEEP_EVERY_MS / 1000;
+            pthread_cond_timedwait(&s->cv, &s->mu, &ts);
+        }
+    }
+    pthread_mutex_unlock(&s->mu);
+    return NULL;
+}
+
+/* ---- open / close --------------------------------------------------------------------- */
+
+/* Puts journal job jj into the engine (after a restart). */
+static void requeue(czk_service *s, const czk_journal_job *jj) {
+    char m[512] = "", why[700];
+    if (jj->cancel_requested) {
+        end_unstarted(s, jj, CZK_JOURNAL_CANCELLED, CZK_ERR_CANCELLED, "cancelled (before a restart)");
+        return;
+    }
+    uint8_t *in = NULL;
+    size_t len = 0;
+    uint64_t seed = 0, load_ms = 0;
+    bool al;
+    czk_circuit c;
+    czk_err e;
+    if ((e = czk_journal_read_input(s->journal, jj->id, &in, &len, m, sizeof m)) != CZK_OK ||
+        (e = czk_service_parse_seed(in, len, &seed, m, sizeof m)) != CZK_OK ||
+        (e = czk_circuit_find(&c, jj->circuit_id, m, sizeof m)) != CZK_OK ||
+        (e = czk_svc_ensure_loaded(s, jj->circuit_id, &al, &load_ms, m, sizeof m)) != CZK_OK) {
+        free(in);
+        snprintf(why, sizeof why, "could not be re-queued: %s", m);
+        end_unstarted(s, jj, CZK_JOURNAL_FAILED, e, why);
+        return;
+    }
+    free(in);
+    svc_job *job = calloc(1, sizeof *job);
+    czk_priority prio = jj->priority >= CZK_PRIO_LOW && jj->priority <= CZK_PRIO_CRITICAL ? (czk_priority)jj->priority
+                                                                                          : CZK_PRIO_NORMAL;
+    if (!job || (e = czk_engine_submit(s->engine, NULL, jj->circuit_id, seed, prio, &job->engine_id, m, sizeof m)) !=
+                    CZK_OK) {
+        free(job);
+        snprintf(why, sizeof why, "could not be re-queued: %s", job ? m : "out of memory");
+        end_unstarted(s, jj, CZK_JOURNAL_FAILED, job ? e : CZK_ERR_NO_MEMORY, why);
+        return;
+    }
+    job->id = jj->id;
+    snprintf(job->circuit_id, sizeof job->circuit_id, "%s", jj->circuit_id);
+    job->prio = prio;
+    job->n_partitions = c.partitions;
+    job->srs_load_ms = load_ms;
+    job->accepted_s = czk_svc_now_s();
+    pthread_mutex_lock(&s->mu);
+    append_job(s, job);
+    pthread_mutex_unlock(&s->mu);
+    czk_log(CZK_LOG_INFO, jj->id, CZK_LOG_NO_PART, "re-queued: %s seed %" PRIu64, jj->circuit_id, seed);
+}
+
+czk_err czk_service_open(czk_service **out, const czk_service_config *cfg, char *msg, size_t msglen) {
+    *out = NULL;
+    if (!cfg || !cfg->state_dir || !*cfg->state_dir || !cfg->param_cache || !*cfg->param_cache) {
+        set_msg(msg, msglen, "the service needs a state directory and a param cache");
+        return CZK_ERR_INVALID_ARGUMENT;
+    }
+    czk_service *s = calloc(1, sizeof *s);
+    if (!s) return CZK_ERR_NO_MEMORY;
+    s->cfg = *cfg;
+    if (!s->cfg.queue_limit) s->cfg.queue_limit = DEFAULT_QUEUE_LIMIT;
+    if (!s->cfg.max_input_bytes) s->cfg.max_input_bytes = DEFAULT_MAX_INPUT;
+    if (s->cfg.result_keep_ms <= 0) s->cfg.result_keep_ms = DEFAULT_KEEP_MS;
+    s->state_dir = strdup(cfg->state_dir);
+    s->param_cache = strdup(cfg->param_cache);
+    s->cfg.state_dir = s->state_dir;
+    s->cfg.param_cache = s->param_cache;
+    pthread_mutex_init(&s->mu, NULL);
+    pthread_cond_init(&s->cv, NULL);
+    pthread_mutex_init(&s->submit_mu, NULL);
+    s->opened_s = czk_svc_now_s();
+    snprintf(s->backend, sizeof s->backend, "%s", cfg->engine.backend ? czk_backend_name(cfg->engine.backend) : "cpu");
+    czk_err e;
+    if (!s->state_dir || !s->param_cache) {
+        e = CZK_ERR_NO_MEMORY;
+        goto fail;
+    }
+    if ((e = czk_journal_open(&s->journal, s->state_dir, msg, msglen)) != CZK_OK) goto fail;
+    /* The engine keeps results until the completer has journalled them;
+     * the journal serves them afterwards. */
+    czk_engine_config ec = cfg->engine;
+    ec.result_keep_ms = 3600L * 1000;
+    ec.result_keep_count = s->cfg.queue_limit + 1024;
+    if ((e = czk_engine_create(&s->engine, &ec, msg, msglen)) != CZK_OK) goto fail;
+    s->accepting = true;
+    s->last_purge_ms = czk_journal_now_ms();
+    {
+        size_t n = 0;
+        char m[256];
+        if (czk_journal_purge(s->journal, s->last_purge_ms, (uint64_t)s->cfg.result_keep_ms, &n, m, sizeof m) != CZK_OK)
+            czk_log_warn("journal purge: %s", m);
+    }
+    czk_journal_job *pending = NULL;
+    size_t n_pending = 0;
+    if ((e = czk_journal_list_pending(s->journal, &pending, &n_pending, msg, msglen)) != CZK_OK) goto fail;
+    if (n_pending) czk_log_info("journal: %zu unfinished job(s) from an earlier run", n_pending);
+    for (size_t i = 0; i < n_pending; i++) requeue(s, &pending[i]);
+    free(pending);
+    if (pthread_create(&s->completer, NULL, completer_main, s) != 0) {
+        set_msg(msg, msglen, "could not start the completer thread");
+        e = CZK_ERR_NO_MEMORY;
+        goto fail;
+    }
+    s->completer_started = true;
+    czk_log_info("service open: state %s, params %s, backend %s, queue limit %zu", s->state_dir, s->param_cache,
+                 s->backend, s->cfg.queue_limit);
+    *out = s;
+    return CZK_OK;
+fail:
+    s->accepting = false;
+    s->closing = true;
+    if (s->engine) czk_engine_destroy(s->engine);
+    czk_journal_close(s->journal);
+    while (s->jobs) {
+        svc_job *j = s->jobs;
+        s->jobs = j->next;
+        free(j);
+    }
+    while (s->srs) {
+        srs_entry *x = s->srs;
+        s->srs = x->next;
+        free(x);
+    }
+    pthread_mutex_destroy(&s->submit_mu);
+    pthread_cond_destroy(&s->cv);
+    pthread_mutex_destroy(&s->mu);
+    free(s->state_dir);
+    free(s->param_cache);
+    free(s);
+    return e;
+}
+
+void czk_service_stop_accepting(czk_service *s) {
+    if (!s) return;
+    pthread_mutex_lock(&s->mu);
+    bool was = s->accepting;
+    s->accepting = false;
+    pthread_mutex_unlock(&s->mu);
+    if (was) czk_log_info("service: no longer accepting jobs");
+}
+
+void czk_service_close(czk_service *s) {
+    if (!s) return;
+    czk_service_stop_accepting(s);
+    pthread_mutex_lock(&s->mu);
+    s->closing = true; /* the completer leaves; loaders give up */
+    pthread_cond_broadcast(&s->cv);
+    pthread_mutex_unlock(&s->mu);
+    /* Ends every unfinished job in the engine with CZK_ERR_SHUTDOWN (not
+     * journalled: re-queued next time); waiters wake up. */
+    czk_engine_shutdown(s->engine, CZK_SHUTDOWN_ABANDON);
+    if (s->completer_started) pthread_join(s->completer, NULL);
+    sweep(s); /* jobs that really ended before the shutdown are journalled */
+    pthread_mutex_lock(&s->mu);
+    s->closed = true;
+    while (s->users > 0) pthread_cond_wait(&s->cv, &s->mu);
+    size_t left = s->n_jobs;
+    pthread_mutex_unlock(&s->mu);
+    if (left) czk_log_info("service closed: %zu unfinished job(s) stay in the journal", left);
+    else czk_log_info("service closed");
+    czk_engine_destroy(s->engine);
+    czk_journal_close(s->journal);
+    while (s->jobs) {
+        svc_job *j = s->jobs;
+        s->jobs = j->next;
+        free(j);
+    }
+    while (s->srs) {
+        srs_entry *x = s->srs;
+        s->srs = x->next;
+        free(x);
+    }
+    pthread_mutex_destroy(&s->submit_mu);
+    pthread_cond_destroy(&s->cv);
+    pthread_mutex_destroy(&s->mu);
+    free(s->state_dir);
+    free(s->param_cache);
+    free(s);
+}
+
+/* ---- submit / await / cancel ----------------------------------------------------------- */
+
+static bool same_request(const czk_journal_job *jj, const char *circuit_id, const uint8_t *digest, size_t len) {
+    return !strcmp(jj->circuit_id, circuit_id) && jj->input_len == len && !memcmp(jj->input_sha256, digest, 32);
+}
+
+/* An earlier job with this request id: CZK_OK and its id, CZK_ERR_MISMATCH,
+ * or CZK_ERR_NOT_FOUND. */
+static czk_err idempotent(czk_service *s, const czk_service_request *req, const uint8_t *digest, uint64_t *job_id,
+                          uint32_t *queue_pos, char *msg, size_t msglen) {
+    czk_journal_job jj;
+    if (!req->request_id || !*req->request_id) return CZK_ERR_NOT_FOUND;
+    if (czk_journal_find_request(s->journal, req->request_id, &jj) != CZK_OK) return CZK_ERR_NOT_FOUND;
+    if (!same_request(&jj, req->circuit_id, digest, req->input_len)) {
+        set_msg(msg, msglen, "request id '%s' was used for job %" PRIu64 " with a different circuit or input",
+                req->request_id, jj.id);
+        return CZK_ERR_MISMATCH;
+    }
+    *job_id = jj.id;
+    pthread_mutex_lock(&s->mu);
+    svc_job *j = find_job(s, jj.id);
+    *queue_pos = j ? queue_position(s, j) : 0;
+    pthread_mutex_unlock(&s->mu);
+    return CZK_OK;
+}
+
+czk_err czk_service_submit(czk_service *s, const czk_service_request *req, uint64_t *job_id,
+                           uint32_t *queue_position_out, char *msg, size_t msglen) {
+    uint32_t qp_dummy;
+    uint32_t *qp = queue_position_out ? queue_position_out : &qp_dummy;
+    *job_id = 0;
+    *qp = 0;
+    if (!req || !req->circuit_id || (!req->input && req->input_len)) {
+        set_msg(msg, msglen, "no circuit id or input");
+        return CZK_ERR_INVALID_ARGUMENT;
+    }
+    if (!czk_svc_enter(s)) {
+        set_msg(msg, msglen, "the service is closed");
+        return CZK_ERR_SHUTDOWN;
+    }
+    czk_err e;
+    czk_circuit c;
+    uint64_t seed = 0;
+    if (req->request_id && strlen(req->request_id) >= CZK_JOURNAL_REQUEST_MAX) {
+        set_msg(msg, msglen, "request id longer than %d bytes", CZK_JOURNAL_REQUEST_MAX - 1);
+        e = CZK_ERR_INVALID_ARGUMENT;
+        goto out;
+    }
+    if (req->priority < CZK_PRIO_LOW || req->priority > CZK_PRIO_CRITICAL) {
+        set_msg(msg, msglen, "priority %d out of range", (int)req->priority);
+        e = CZK_ERR_INVALID_ARGUMENT;
+        goto out;
+    }
+    if (req->input_len > s->cfg.max_input_bytes) {
+        set_msg(msg, msglen, "input of %zu bytes is larger than the limit of %zu", req->input_len,
+                s->cfg.max_input_bytes);
+        e = CZK_ERR_INVALID_ARGUMENT;
+        goto out;
+    }
+    if ((e = czk_circuit_find(&c, req->circuit_id, msg, msglen)) != CZK_OK) goto out;
+    if ((e = czk_service_parse_seed(req->input, req->input_len, &seed, msg, msglen)) != CZK_OK) goto out;
+    uint8_t digest[32];
+    SHA256(req->input_len ? req->input : (const uint8_t *)"", req->input_len, digest);
+    pthread_mutex_lock(&s->mu);
+    bool accepting = s->accepting;
+    pthread_mutex_unlock(&s->mu);
+    if (!accepting) {
+        set_msg(msg, msglen, "the service is shutting down");
+        e = CZK_ERR_SHUTDOWN;
+        goto out;
+    }
+    e = idempotent(s, req, digest, job_id, qp, msg, msglen);
+    if (e != CZK_ERR_NOT_FOUND) goto out;
+
+    for (int attempt = 0;; attempt++) {
+        bool al;
+        uint64_t load_ms = 0;
+        if ((e = czk_svc_ensure_loaded(s, c.id, &al, &load_ms, msg, msglen)) != CZK_OK) goto out;
+        pthread_mutex_lock(&s->submit_mu);
+        pthread_mutex_lock(&s->mu);
+        srs_entry *ent = czk_svc_find_srs(s, c.id);
+        bool loaded = ent && ent->loaded;
+        size_t n_jobs = s->n_jobs;
+        accepting = s->accepting;
+        pthread_mutex_unlock(&s->mu);
+        if (!loaded && attempt < 3) { /* evicted in between: load again */
+            pthread_mutex_unlock(&s->submit_mu);
+            continue;
+        }
+        if (!accepting) {
+            set_msg(msg, msglen, "the service is shutting down");
+            e = CZK_ERR_SHUTDOWN;
+        } else if ((e = idempotent(s, req, digest, job_id, qp, msg, msglen)) != CZK_ERR_NOT_FOUND) {
+            /* a concurrent submission of the same request id won: its job
+             * (CZK_OK) or CZK_ERR_MISMATCH */
+            pthread_mutex_unlock(&s->submit_mu);
+            goto out;
+        } else if (n_jobs >= s->cfg.queue_limit) {
+            set_msg(msg, msglen, "the queue is full (%zu unfinished jobs)", n_jobs);
+            e = CZK_ERR_BUSY;
+        } else {
+            e = CZK_OK;
+        }
+        if (e != CZK_OK || !loaded) {
+            if (e == CZK_OK) {
+                set_msg(msg, msglen, "%s was evicted while submitting", c.id);
+                e = CZK_ERR_BUSY;
+            }
+            pthread_mutex_unlock(&s->submit_mu);
+            goto out;
+        }
+        svc_job *job = calloc(1, sizeof *job);
+        if (!job) {
+            pthread_mutex_unlock(&s->submit_mu);
+            e = CZK_ERR_NO_MEMORY;
+            goto out;
+        }
+        uint64_t id = 0;
+        if ((e = czk_journal_add(s->journal, req->request_id, c.id, (int)req->priority, req->input, req->input_len,
+                                 &id, msg, msglen)) != CZK_OK) {
+            pthread_mutex_unlock(&s->submit_mu);
+            free(job);
+            if (e == CZK_ERR_MISMATCH) e = CZK_ERR_IO; /* cannot happen: checked under submit_mu */
+            goto out;
+        }
+        if ((e = czk_engine_submit(s->engine, NULL, c.id, seed, req->priority, &job->engine_id, msg, msglen)) !=
+            CZK_OK) {
+            char m2[256];
+            if (czk_journal_remove(s->journal, id, m2, sizeof m2) != CZK_OK)
+                czk_log(CZK_LOG_ERROR, id, CZK_LOG_NO_PART, "could not remove a refused job: %s", m2);
+            pthread_mutex_unlock(&s->submit_mu);
+            free(job);
+            if (e == CZK_ERR_NOT_FOUND) e = CZK_ERR_BUSY; /* evicted in between */
+            goto out;
+        }
+        job->id = id;
+        snprintf(job->circuit_id, sizeof job->circuit_id, "%s", c.id);
+        job->prio = req->priority;
+        job->n_partitions = c.partitions;
+        job->srs_load_ms = load_ms;
+        job->accepted_s = czk_svc_now_s();
+        pthread_mutex_lock(&s->mu);
+        append_job(s, job);
+        *qp = queue_position(s, job);
+        pthread_cond_broadcast(&s->cv);
+        pthread_mutex_unlock(&s->mu);
+        pthread_mutex_unlock(&s->submit_mu);
+        *job_id = id;
+        czk_log(CZK_LOG_INFO, id, CZK_LOG_NO_PART, "accepted: %s seed %" PRIu64 ", priority %d, %u ahead%s%s", c.id,
+                seed, (int)req->priority, *qp, req->request_id && *req->request_id ? ", request " : "",
+                req->request_id ? req->request_id : "");
+        break;
+    }
+out:
+    czk_svc_leave(s);
+    return e;
+}
+
+static void fill_result(czk_service_result *out, const czk_journal_job *jj, const czk_journal_end_info *end) {
+    out->job_id = jj->id;
+    out->state = end->state == CZK_JOURNAL_DONE        ? CZK_SERVICE_JOB_DONE
+                 : end->state == CZK_JOURNAL_CANCELLED ? CZK_SERVICE_JOB_CANCELLED
+                                                       : CZK_SERVICE_JOB_FAILED;
+    out->err = (czk_err)end->err;
+    snprintf(out->message, sizeof out->message, "%s", end->message);
+    snprintf(out->circuit_id, sizeof out->circuit_id, "%s", jj->circuit_id);
+    out->proof = (uint8_t *)end->proof;
+    out->proof_len = end->proof_len;
+    out->public_inputs = (uint8_t *)end->public_inputs;
+    out->n_public = end->public_len / CZK_FR_BYTES;
+    out->n_partitions = (size_t)end->n_partitions;
+    out->queue_wait_ms = end->queue_wait_ms;
+    out->srs_load_ms = end->srs_load_ms;
+    out->synthesis_ms = end->synthesis_ms;
+    out->gpu_ms = end->gpu_ms;
+    out->total_ms = end->total_ms;
+}
+
+void czk_service_result_free(czk_service_result *r) {
+    if (!r) return;
+    free(r->proof);
+    free(r->public_inputs);
+    r->proof = r->public_inputs = NULL;
+    r->proof_len = r->n_public = 0;
+}
+
+czk_err czk_service_await(czk_service *s, uint64_t job_id, long timeout_ms, czk_service_result *out, char *msg,
+                          size_t msglen) {
+    memset(out, 0, sizeof *out);
+    out->job_id = job_id;
+    out->state = CZK_SERVICE_JOB_PENDING;
+    if (!czk_svc_enter(s)) {
+        set_msg(msg, msglen, "the service is closed");
+        return CZK_ERR_SHUTDOWN;
+    }
+    czk_err e;
+    pthread_mutex_lock(&s->mu);
+    svc_job *job = find_job(s, job_id);
+    uint64_t eid = job ? job->engine_id : 0;
+    if (job) snprintf(out->circuit_id, sizeof out->circuit_id, "%s", job->circuit_id);
+    pthread_mutex_unlock(&s->mu);
+    if (job) {
+        czk_job_result r;
+        memset(&r, 0, sizeof r);
+        e = czk_engine_await(s->engine, eid, timeout_ms, &r);
+        if (e == CZK_ERR_TIMEOUT) {
+            czk_job_result_free(&r);
+            set_msg(msg, msglen, "job %" PRIu64 " has not ended yet", job_id);
+            goto out;
+        }
+        e = finish_job(s, job_id, e, &r, msg, msglen);
+        czk_job_result_free(&r);
+        if (e != CZK_OK) goto out;
+    }
+    czk_journal_job jj;
+    czk_journal_end_info end;
+    e = czk_journal_get_end(s->journal, job_id, &jj, &end);
+    if (e == CZK_ERR_NOT_FOUND) {
+        set_msg(msg, msglen, "no job %" PRIu64 " (unknown, or its result expired)", job_id);
+    } else if (e == CZK_ERR_BUSY) {
+        /* in the journal, not yet in this run's table (being submitted) */
+        e = CZK_ERR_TIMEOUT;
+        set_msg(msg, msglen, "job %" PRIu64 " has not ended yet", job_id);
+    } else if (e == CZK_OK) {
+        fill_result(out, &jj, &end);
+    } else {
+        set_msg(msg, msglen, "job %" PRIu64 ": the journal could not be read", job_id);
+    }
+out:
+    czk_svc_leave(s);
+    return e;
+}
+
+czk_err czk_service_cancel(czk_service *s, uint64_t job_id, bool *was_running, char *msg, size_t msglen) {
+    bool wr = false;
+    if (was_running) *was_running = false;
+    if (!czk_svc_enter(s)) {
+        set_msg(msg, msglen, "the service is closed");
+        return CZK_ERR_SHUTDOWN;
+    }
+    czk_err e = CZK_OK;
+    pthread_mutex_lock(&s->mu);
+    svc_job *job = find_job(s, job_id);
+    uint64_t eid = job ? job->engine_id : 0;
+    pthread_mutex_unlock(&s->mu);
+    if (!job) {
+        czk_journal_job jj;
+        if (czk_journal_get(s->journal, job_id, &jj) != CZK_OK) {
+            set_msg(msg, msglen, "no job %" PRIu64, job_id);
+            e = CZK_ERR_NOT_FOUND;
+        }
+        goto out;
+    }
+    if ((e = czk_journal_mark_cancel(s->journal, job_id, msg, msglen)) != CZK_OK) goto out;
+    czk_job_result r;
+    memset(&r, 0, sizeof r);
+    if (czk_engine_await(s->engine, eid, 0, &r) == CZK_ERR_TIMEOUT) wr = r.status == CZK_JOB_RUNNING;
+    czk_job_result_free(&r);
+    czk_engine_cancel(s->engine, eid);
+    czk_log(CZK_LOG_INFO, job_id, CZK_LOG_NO_PART, "cancel requested (%s)", wr ? "running" : "queued");
+out:
+    if (was_running) *was_running = wr;
+    czk_svc_leave(s);
+    return e;
+}
+

@@ -1,0 +1,70 @@
+/* czk — what the files of src/server share beyond include/czk/service.h:
+ * the service's state (service.c: jobs, open/close; srs.c: parameter
+ * residency; status.c: snapshots) and a few helpers. */
+#ifndef CZK_SERVER_SERVICE_INTERNAL_H
+#define CZK_SERVER_SERVICE_INTERNAL_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "czk/err.h"
+#include "czk/service.h"
+#include "journal.h"
+
+typedef struct svc_job {
+    uint64_t id, engine_id;
+    char circuit_id[64];
+    czk_priority prio;
+    size_t n_partitions;
+    uint64_t srs_load_ms;
+    double accepted_s; /* monotonic */
+    bool ending;       /* a thread is committing its end */
+    struct svc_job *next;
+} svc_job;
+
+typedef struct srs_entry {
+    char id[64];
+    bool loaded, loading;
+    uint64_t size_bytes, load_ms;
+    struct srs_entry *next;
+} srs_entry;
+
+struct czk_service {
+    czk_service_config cfg;
+    char *state_dir, *param_cache;
+    czk_engine *engine;
+    czk_journal *journal;
+    pthread_mutex_t mu; /* everything below */
+    pthread_cond_t cv;
+    pthread_mutex_t submit_mu; /* orders submissions and evictions */
+    svc_job *jobs;             /* unfinished jobs, in acceptance order */
+    size_t n_jobs;
+    srs_entry *srs;
+    bool accepting, closing, closed;
+    int users;
+    pthread_t completer;
+    bool completer_started;
+    double opened_s;
+    uint64_t last_purge_ms;
+    char backend[32];
+};
+
+/* The input payload of the built-in circuits: 1 to 20 ASCII digits, a value
+ * that fits in 64 bits. CZK_ERR_INVALID_ARGUMENT with a message otherwise. */
+czk_err czk_service_parse_seed(const uint8_t *in, size_t len, uint64_t *seed, char *msg, size_t msglen);
+
+/* A public call begins / ends: false once the service is closed (close
+ * waits until every call has ended). */
+bool czk_svc_enter(czk_service *s);
+void czk_svc_leave(czk_service *s);
+double czk_svc_now_s(void); /* monotonic */
+uint64_t czk_svc_ms_of(double seconds);
+/* Under s->mu. */
+srs_entry *czk_svc_find_srs(czk_service *s, const char *id);
+/* Makes circuit_id resident (one loader at a time per circuit; others wait
+ * for it). *load_ms: 0 when it already was. */
+czk_err czk_svc_ensure_loaded(czk_service *s, const char *circuit_id, bool *already, uint64_t *load_ms, char *msg,
+                              size_t msglen);
+
+#endif

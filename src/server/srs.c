@@ -1,0 +1,254 @@
+/* czk — parameter (SRS) residency of the service: <param_cache>/<id>.params
+ * loaded (or development parameters created and saved there for a built-in
+ * circuit), the R1CS recorded (or read from <id>.r1cs), the prover key
+ * built and the circuit registered with the engine; eviction. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "czk/circuit.h"
+#include "czk/groth16_io.h"
+#include "czk/instance.h"
+#include "czk/log.h"
+#include "service_internal.h"
+
+static void set_msg(char *msg, size_t msglen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void set_msg(char *msg, size_t msglen, const char *fmt, ...) {
+    if (!msg || !msglen) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, msglen, fmt, ap);
+    va_end(ap);
+}
+
+static int mkdir_p(const char *path) {
+    char buf[PATH_MAX];
+    size_t n = strlen(path);
+    if (n == 0 || n >= sizeof buf) return -1;
+    memcpy(buf, path, n + 1);
+    for (size_t i = 1; i <= n; i++)
+        if (buf[i] == '/' || buf[i] == 0) {
+            char c = buf[i];
+            buf[i] = 0;
+            if (mkdir(buf, 0755) != 0 && errno != EEXIST) return -1;
+            buf[i] = c;
+        }
+    return 0;
+}
+
+/* Parameters and prover key of circuit c from the param cache; development
+ * parameters (saved there) when the file is absent. */
+static czk_err load_params(czk_service *s, const czk_circuit *c, czk_params *params, czk_prover_key *key, char *msg,
+                           size_t msglen) {
+    char ppath[PATH_MAX], rpath[PATH_MAX];
+    snprintf(ppath, sizeof ppath, "%s/%s.params", s->param_cache, c->id);
+    snprintf(rpath, sizeof rpath, "%s/%s.r1cs", s->param_cache, c->id);
+    struct stat st;
+    czk_r1cs r1cs;
+    czk_err e;
+    memset(params, 0, sizeof *params);
+    if (stat(ppath, &st) != 0) {
+        if (errno != ENOENT) {
+            set_msg(msg, msglen, "%s: %s", ppath, strerror(errno));
+            return CZK_ERR_IO;
+        }
+        czk_log_warn("%s not found: creating development parameters for %s (NOT from a trusted setup)", ppath,
+                     c->id);
+        czk_toxic t;
+        if ((e = czk_circuit_record(c, &r1cs, msg, msglen)) != CZK_OK) return e;
+        if ((e = czk_toxic_from_os(&t)) != CZK_OK ||
+            (e = czk_groth16_setup(params, &r1cs, &t, czk_pool_default(), msg, msglen)) != CZK_OK) {
+            memset(&t, 0, sizeof t);
+            czk_r1cs_free(&r1cs);
+            return e;
+        }
+        memset(&t, 0, sizeof t);
+        if (mkdir_p(s->param_cache) != 0) {
+            set_msg(msg, msglen, "param cache %s: %s", s->param_cache, strerror(errno));
+            e = CZK_ERR_IO;
+        } else if ((e = czk_params_write(params, ppath, msg, msglen)) == CZK_OK) {
+            char m2[256];
+            if (czk_r1cs_save(&r1cs, c->id, rpath, m2, sizeof m2) != CZK_OK)
+                czk_log_warn("could not save %s: %s", rpath, m2);
+            char vpath[PATH_MAX];
+            snprintf(vpath, sizeof vpath, "%s/%s.vk", s->param_cache, c->id);
+            if (czk_vk_write(&params->vk, vpath, m2, sizeof m2) != CZK_OK)
+                czk_log_warn("could not save %s: %s", vpath, m2);
+            czk_log_info("saved development parameters for %s to %s", c->id, ppath);
+        }
+        if (e != CZK_OK) {
+            czk_params_free(params);
+            czk_r1cs_free(&r1cs);
+            return e;
+        }
+    } else {
+        if ((e = czk_params_read(params, ppath, CZK_DECODE_TRUSTED, czk_pool_default(), msg, msglen)) != CZK_OK)
+            return e;
+        e = stat(rpath, &st) == 0 ? czk_r1cs_load(&r1cs, c->id, rpath, msg, msglen)
+                                  : czk_circuit_record(c, &r1cs, msg, msglen);
+        if (e != CZK_OK) {
+            czk_params_free(params);
+            return e;
+        }
+        if (r1cs.n_inputs != params->vk.n_ic || r1cs.n_aux != params->n_l) {
+            set_msg(msg, msglen, "%s does not belong to circuit %s (%zu inputs, %zu aux; the circuit has %zu, %zu)",
+                    ppath, c->id, params->vk.n_ic, params->n_l, r1cs.n_inputs, r1cs.n_aux);
+            czk_params_free(params);
+            czk_r1cs_free(&r1cs);
+            return CZK_ERR_MISMATCH;
+        }
+    }
+    if ((e = czk_prover_key_init(key, &r1cs, msg, msglen)) != CZK_OK) {
+        czk_params_free(params);
+        czk_r1cs_free(&r1cs);
+    }
+    return e;
+}
+
+/* Makes circuit_id resident (one loader at a time per circuit; others wait
+ * for it). *load_ms: 0 when it already was. */
+czk_err czk_svc_ensure_loaded(czk_service *s, const char *circuit_id, bool *already, uint64_t *load_ms, char *msg,
+                             size_t msglen) {
+    *already = false;
+    *load_ms = 0;
+    czk_circuit c;
+    czk_err e = czk_circuit_find(&c, circuit_id, msg, msglen);
+    if (e != CZK_OK) return e;
+    pthread_mutex_lock(&s->mu);
+    srs_entry *ent = czk_svc_find_srs(s, c.id);
+    if (!ent) {
+        ent = calloc(1, sizeof *ent);
+        if (!ent) {
+            pthread_mutex_unlock(&s->mu);
+            return CZK_ERR_NO_MEMORY;
+        }
+        snprintf(ent->id, sizeof ent->id, "%s", c.id);
+        ent->next = s->srs;
+        s->srs = ent;
+    }
+    while (ent->loading && !s->closing) pthread_cond_wait(&s->cv, &s->mu);
+    if (s->closing) {
+        pthread_mutex_unlock(&s->mu);
+        set_msg(msg, msglen, "the service is shutting down");
+        return CZK_ERR_SHUTDOWN;
+    }
+    if (ent->loaded) {
+        *already = true;
+        pthread_mutex_unlock(&s->mu);
+        return CZK_OK;
+    }
+    ent->loading = true;
+    pthread_mutex_unlock(&s->mu);
+
+    double t0 = czk_svc_now_s();
+    czk_log_info("loading parameters of %s from %s", c.id, s->param_cache);
+    czk_params params;
+    czk_prover_key key;
+    size_t size = 0;
+    e = load_params(s, &c, &params, &key, msg, msglen);
+    if (e == CZK_OK) {
+        czk_engine_stats a, b;
+        czk_engine_stats_get(s->engine, &a);
+        e = czk_engine_register_circuit(s->engine, &c, &params, &key, msg, msglen);
+        czk_engine_stats_get(s->engine, &b);
+        if (e != CZK_OK) {
+            czk_params_free(&params);
+            czk_prover_key_free(&key);
+        } else {
+            size = b.budget_resident > a.budget_resident ? b.budget_resident - a.budget_resident : 0;
+        }
+    }
+    uint64_t ms = czk_svc_ms_of(czk_svc_now_s() - t0);
+    pthread_mutex_lock(&s->mu);
+    ent->loading = false;
+    if (e == CZK_OK) {
+        ent->loaded = true;
+        ent->size_bytes = size;
+        ent->load_ms = ms;
+    }
+    pthread_cond_broadcast(&s->cv);
+    pthread_mutex_unlock(&s->mu);
+    if (e == CZK_OK) {
+        czk_log_info("%s resident: %.1f MiB in %" PRIu64 " ms", c.id, (double)size / 1048576.0, ms);
+        *load_ms = ms;
+    } else {
+        czk_log_error("loading %s failed: %s", c.id, msg && msglen ? msg : czk_err_str(e));
+    }
+    return e;
+}
+
+czk_err czk_service_preload(czk_service *s, const char *circuit_id, bool *already_loaded, uint64_t *load_ms,
+                            char *msg, size_t msglen) {
+    bool al = false;
+    uint64_t ms = 0;
+    if (!circuit_id) {
+        set_msg(msg, msglen, "no circuit id");
+        return CZK_ERR_INVALID_ARGUMENT;
+    }
+    if (!czk_svc_enter(s)) {
+        set_msg(msg, msglen, "the service is closed");
+        return CZK_ERR_SHUTDOWN;
+    }
+    czk_err e = czk_svc_ensure_loaded(s, circuit_id, &al, &ms, msg, msglen);
+    czk_svc_leave(s);
+    if (already_loaded) *already_loaded = al;
+    if (load_ms) *load_ms = ms;
+    return e;
+}
+
+czk_err czk_service_evict(czk_service *s, const char *circuit_id, bool *was_loaded, uint64_t *freed_bytes,
+                          char *msg, size_t msglen) {
+    if (was_loaded) *was_loaded = false;
+    if (freed_bytes) *freed_bytes = 0;
+    if (!circuit_id) {
+        set_msg(msg, msglen, "no circuit id");
+        return CZK_ERR_INVALID_ARGUMENT;
+    }
+    if (!czk_svc_enter(s)) {
+        set_msg(msg, msglen, "the service is closed");
+        return CZK_ERR_SHUTDOWN;
+    }
+    czk_err e = CZK_OK;
+    pthread_mutex_lock(&s->submit_mu);
+    pthread_mutex_lock(&s->mu);
+    srs_entry *ent = czk_svc_find_srs(s, circuit_id);
+    size_t users = 0;
+    for (svc_job *j = s->jobs; j; j = j->next) users += !strcmp(j->circuit_id, circuit_id);
+    if (!ent || (!ent->loaded && !ent->loading)) {
+        pthread_mutex_unlock(&s->mu);
+        goto out;
+    }
+    if (ent->loading || users) {
+        pthread_mutex_unlock(&s->mu);
+        if (users) set_msg(msg, msglen, "%s is in use by %zu unfinished job(s)", circuit_id, users);
+        else set_msg(msg, msglen, "%s is being loaded", circuit_id);
+        e = CZK_ERR_BUSY;
+        goto out;
+    }
+    uint64_t size = ent->size_bytes;
+    pthread_mutex_unlock(&s->mu);
+    e = czk_engine_evict_circuit(s->engine, circuit_id, msg, msglen);
+    if (e == CZK_OK || e == CZK_ERR_NOT_FOUND) {
+        pthread_mutex_lock(&s->mu);
+        ent->loaded = false;
+        ent->size_bytes = 0;
+        pthread_mutex_unlock(&s->mu);
+        if (e == CZK_OK) {
+            if (was_loaded) *was_loaded = true;
+            if (freed_bytes) *freed_bytes = size;
+            czk_log_info("%s evicted: %.1f MiB freed", circuit_id, (double)size / 1048576.0);
+        }
+        e = CZK_OK;
+    }
+out:
+    pthread_mutex_unlock(&s->submit_mu);
+    czk_svc_leave(s);
+    return e;
+}
+

@@ -1,0 +1,323 @@
+/* czk — the service's status as JSON (GET /status, GetStatus) and as
+ * Prometheus text (GET /metrics, GetMetrics).
+ *
+ * JSON layout (every number an integer unless it is seconds):
+ *   uptime_s, backend, queue_limit
+ *   pipeline   {partition_workers, gpu_workers, finalizers, gpu_queue_capacity,
+ *               queued_jobs, queued_partitions, gpu_queue_len, finalize_queue_len,
+ *               busy_s: {synth, gpu, finish, verify}}
+ *   partitions {queued, reserving, synthesizing, gpu_queued, gpu, finalizing}:
+ *               partitions by stage now
+ *   gpu_workers [{worker, busy}]: the first `gpu` workers are busy (the engine
+ *               counts partitions inside backend start, not per worker)
+ *   memory     {budget_total, budget_reserved, budget_high_water, budget_resident,
+ *               budget_waiters, tags: {synth: {in_use, high_water}, …}}
+ *   flight     {reserving: {now, high_water}, …}: every flight counter
+ *   jobs       {pending, completed, failed, cancelled, submitted_this_run,
+ *               active: [{job_id, circuit_id, state, priority, partitions, age_s}]}
+ *   srs        [{circuit_id, size_bytes, ref_count}] */
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "czk/mem.h"
+#include "czk/service.h"
+#include "service_internal.h"
+
+typedef struct {
+    uint64_t id, engine_id;
+} job_ref;
+
+czk_err czk_service_status_get(czk_service *s, czk_service_status *out) {
+    memset(out, 0, sizeof *out);
+    if (!czk_svc_enter(s)) return CZK_ERR_SHUTDOWN;
+    czk_engine_stats_get(s->engine, &out->engine);
+    czk_journal_counts jc;
+    czk_journal_get_counts(s->journal, &jc);
+    out->jobs_completed = jc.done;
+    out->jobs_failed = jc.failed;
+    out->jobs_cancelled = jc.cancelled;
+    snprintf(out->backend, sizeof out->backend, "%s", s->backend);
+    out->queue_limit = s->cfg.queue_limit;
+    czk_err e = CZK_OK;
+    job_ref *refs = NULL;
+    pthread_mutex_lock(&s->mu);
+    double now = czk_svc_now_s();
+    out->uptime_s = now - s->opened_s;
+    out->jobs_pending = s->n_jobs;
+    size_t n_srs = 0;
+    for (srs_entry *x = s->srs; x; x = x->next) n_srs += x->loaded;
+    if (n_srs && !(out->srs = calloc(n_srs, sizeof *out->srs))) e = CZK_ERR_NO_MEMORY;
+    if (s->n_jobs && (!(out->jobs = calloc(s->n_jobs, sizeof *out->jobs)) || !(refs = calloc(s->n_jobs, sizeof *refs))))
+        e = CZK_ERR_NO_MEMORY;
+    if (e == CZK_OK) {
+        for (srs_entry *x = s->srs; x; x = x->next) {
+            if (!x->loaded) continue;
+            czk_service_srs *o = &out->srs[out->n_srs++];
+            snprintf(o->circuit_id, sizeof o->circuit_id, "%s", x->id);
+            o->size_bytes = x->size_bytes;
+            for (svc_job *j = s->jobs; j; j = j->next) o->ref_count += !strcmp(j->circuit_id, x->id);
+        }
+        for (svc_job *j = s->jobs; j; j = j->next) {
+            czk_service_job_info *o = &out->jobs[out->n_jobs];
+            refs[out->n_jobs++] = (job_ref){j->id, j->engine_id};
+            o->job_id = j->id;
+            snprintf(o->circuit_id, sizeof o->circuit_id, "%s", j->circuit_id);
+            o->priority = j->prio;
+            o->status = CZK_JOB_QUEUED;
+            o->n_partitions = j->n_partitions;
+            o->age_s = now - j->accepted_s;
+        }
+    }
+    pthread_mutex_unlock(&s->mu);
+    for (size_t i = 0; e == CZK_OK && i < out->n_jobs; i++) {
+        czk_job_result r;
+        memset(&r, 0, sizeof r);
+        czk_err x = czk_engine_await(s->engine, refs[i].engine_id, 0, &r);
+        out->jobs[i].status = x == CZK_ERR_TIMEOUT ? r.status : CZK_JOB_RUNNING; /* ended: being journalled */
+        czk_job_result_free(&r);
+    }
+    free(refs);
+    czk_svc_leave(s);
+    if (e != CZK_OK) czk_service_status_free(out);
+    return e;
+}
+
+void czk_service_status_free(czk_service_status *st) {
+    if (!st) return;
+    free(st->srs);
+    free(st->jobs);
+    st->srs = NULL;
+    st->jobs = NULL;
+    st->n_srs = st->n_jobs = 0;
+}
+
+
+static const char *prio_name(czk_priority p) {
+    switch (p) {
+    case CZK_PRIO_LOW: return "low";
+    case CZK_PRIO_NORMAL: return "normal";
+    case CZK_PRIO_HIGH: return "high";
+    case CZK_PRIO_CRITICAL: return "critical";
+    }
+    return "?";
+}
+
+static json_t *jint(uint64_t v) { return json_integer((json_int_t)v); }
+
+static json_t *status_to_json(const czk_service_status *st) {
+    const czk_engine_stats *e = &st->engine;
+    json_t *o = json_object();
+    json_object_set_new(o, "uptime_s", json_real(st->uptime_s));
+    json_object_set_new(o, "backend", json_string(st->backend));
+    json_object_set_new(o, "queue_limit", jint(st->queue_limit));
+
+    json_t *p = json_object();
+    json_object_set_new(p, "partition_workers", json_integer(e->partition_workers));
+    json_object_set_new(p, "gpu_workers", json_integer(e->gpu_workers));
+    json_object_set_new(p, "finalizers", json_integer(e->finalizers));
+    json_object_set_new(p, "gpu_queue_capacity", json_integer(e->gpu_queue_capacity));
+    json_object_set_new(p, "queued_jobs", jint(e->queued_jobs));
+    json_object_set_new(p, "queued_partitions", jint(e->queued_partitions));
+    json_object_set_new(p, "gpu_queue_len", jint(e->gpu_queue_len));
+    json_object_set_new(p, "finalize_queue_len", jint(e->finalize_queue_len));
+    json_t *busy = json_object();
+    for (int s = 0; s < CZK_STAGE__COUNT; s++)
+        json_object_set_new(busy, czk_stage_name((czk_stage)s), json_real(e->busy_s[s]));
+    json_object_set_new(p, "busy_s", busy);
+    json_object_set_new(o, "pipeline", p);
+
+    json_t *parts = json_object();
+    json_object_set_new(parts, "queued", jint(e->queued_partitions));
+    json_object_set_new(parts, "reserving", json_integer(e->now[CZK_FLIGHT_RESERVING]));
+    json_object_set_new(parts, "synthesizing", json_integer(e->now[CZK_FLIGHT_SYNTHESIZING]));
+    json_object_set_new(parts, "gpu_queued", json_integer(e->now[CZK_FLIGHT_GPU_QUEUED]));
+    json_object_set_new(parts, "gpu", json_integer(e->now[CZK_FLIGHT_GPU]));
+    json_object_set_new(parts, "finalizing", json_integer(e->now[CZK_FLIGHT_FINALIZING]));
+    json_object_set_new(o, "partitions", parts);
+
+    json_t *gw = json_array();
+    for (int w = 0; w < e->gpu_workers; w++) {
+        json_t *x = json_object();
+        json_object_set_new(x, "worker", json_integer(w));
+        json_object_set_new(x, "busy", json_boolean(w < e->now[CZK_FLIGHT_GPU]));
+        json_array_append_new(gw, x);
+    }
+    json_object_set_new(o, "gpu_workers", gw);
+
+    json_t *m = json_object();
+    json_object_set_new(m, "budget_total", jint(e->budget_total));
+    json_object_set_new(m, "budget_reserved", jint(e->budget_reserved));
+    json_object_set_new(m, "budget_high_water", jint(e->budget_high_water));
+    json_object_set_new(m, "budget_resident", jint(e->budget_resident));
+    json_object_set_new(m, "budget_waiters", jint(e->budget_waiters));
+    json_t *tags = json_object();
+    for (int t = 0; t < CZK_MEM__COUNT; t++) {
+        json_t *x = json_object();
+        json_object_set_new(x, "in_use", jint(e->mem_in_use[t]));
+        json_object_set_new(x, "high_water", jint(e->mem_high_water[t]));
+        json_object_set_new(tags, czk_mem_tag_name((czk_mem_tag)t), x);
+    }
+    json_object_set_new(m, "tags", tags);
+    json_object_set_new(o, "memory", m);
+
+    json_t *fl = json_object();
+    for (int f = 0; f < CZK_FLIGHT__COUNT; f++) {
+        json_t *x = json_object();
+        json_object_set_new(x, "now", json_integer(e->now[f]));
+        json_object_set_new(x, "high_water", json_integer(e->high_water[f]));
+        json_object_set_new(fl, czk_flight_name((czk_flight)f), x);
+    }
+    json_object_set_new(o, "flight", fl);
+
+    json_t *jobs = json_object();
+    json_object_set_new(jobs, "pending", jint(st->jobs_pending));
+    json_object_set_new(jobs, "completed", jint(st->jobs_completed));
+    json_object_set_new(jobs, "failed", jint(st->jobs_failed));
+    json_object_set_new(jobs, "cancelled", jint(st->jobs_cancelled));
+    json_object_set_new(jobs, "submitted_this_run", jint(e->jobs_submitted));
+    json_t *act = json_array();
+    for (size_t i = 0; i < st->n_jobs; i++) {
+        const czk_service_job_info *j = &st->jobs[i];
+        json_t *x = json_object();
+        json_object_set_new(x, "job_id", jint(j->job_id));
+        json_object_set_new(x, "circuit_id", json_string(j->circuit_id));
+        json_object_set_new(x, "state", json_string(czk_job_status_name(j->status)));
+        json_object_set_new(x, "priority", json_string(prio_name(j->priority)));
+        json_object_set_new(x, "partitions", jint(j->n_partitions));
+        json_object_set_new(x, "age_s", json_real(j->age_s));
+        json_array_append_new(act, x);
+    }
+    json_object_set_new(jobs, "active", act);
+    json_object_set_new(o, "jobs", jobs);
+
+    json_t *srs = json_array();
+    for (size_t i = 0; i < st->n_srs; i++) {
+        json_t *x = json_object();
+        json_object_set_new(x, "circuit_id", json_string(st->srs[i].circuit_id));
+        json_object_set_new(x, "size_bytes", jint(st->srs[i].size_bytes));
+        json_object_set_new(x, "ref_count", jint(st->srs[i].ref_count));
+        json_array_append_new(srs, x);
+    }
+    json_object_set_new(o, "srs", srs);
+    return o;
+}
+
+char *czk_service_status_json(czk_service *s) {
+    czk_service_status st;
+    if (czk_service_status_get(s, &st) != CZK_OK) return NULL;
+    json_t *o = status_to_json(&st);
+    czk_service_status_free(&st);
+    char *text = json_dumps(o, JSON_COMPACT);
+    json_decref(o);
+    return text;
+}
+
+/* ---- Prometheus text --------------------------------------------------------------- */
+
+typedef struct {
+    char *buf;
+    size_t len, cap;
+    bool failed;
+} sbuf;
+
+static void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_printf(sbuf *b, const char *fmt, ...) {
+    if (b->failed) return;
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(b->buf ? b->buf + b->len : NULL, b->buf ? b->cap - b->len : 0, fmt, ap);
+        va_end(ap);
+        if (n < 0) {
+            b->failed = true;
+            return;
+        }
+        if (b->buf && b->len + (size_t)n < b->cap) {
+            b->len += (size_t)n;
+            return;
+        }
+        size_t cap = b->cap ? b->cap * 2 : 4096;
+        while (cap < b->len + (size_t)n + 1) cap *= 2;
+        char *p = realloc(b->buf, cap);
+        if (!p) {
+            b->failed = true;
+            return;
+        }
+        b->buf = p;
+        b->cap = cap;
+    }
+}
+
+static void metric(sbuf *b, const char *name, const char *type, const char *help) {
+    sb_printf(b, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+char *czk_service_metrics_text(czk_service *s) {
+    czk_service_status st;
+    if (czk_service_status_get(s, &st) != CZK_OK) return NULL;
+    const czk_engine_stats *e = &st.engine;
+    sbuf b = {0};
+    metric(&b, "czk_uptime_seconds", "gauge", "Seconds since the service opened.");
+    sb_printf(&b, "czk_uptime_seconds %.3f\n", st.uptime_s);
+    metric(&b, "czk_jobs_total", "counter", "Jobs ended over the journal's life, by outcome.");
+    sb_printf(&b, "czk_jobs_total{outcome=\"completed\"} %llu\n", (unsigned long long)st.jobs_completed);
+    sb_printf(&b, "czk_jobs_total{outcome=\"failed\"} %llu\n", (unsigned long long)st.jobs_failed);
+    sb_printf(&b, "czk_jobs_total{outcome=\"cancelled\"} %llu\n", (unsigned long long)st.jobs_cancelled);
+    metric(&b, "czk_jobs_pending", "gauge", "Accepted jobs that have not ended.");
+    sb_printf(&b, "czk_jobs_pending %llu\n", (unsigned long long)st.jobs_pending);
+    metric(&b, "czk_queue_limit", "gauge", "Unfinished jobs accepted at most.");
+    sb_printf(&b, "czk_queue_limit %zu\n", st.queue_limit);
+    metric(&b, "czk_partitions_proved_total", "counter", "Partitions proved by this run.");
+    sb_printf(&b, "czk_partitions_proved_total %llu\n", (unsigned long long)e->partitions_proved);
+    metric(&b, "czk_queued_partitions", "gauge", "Partitions not yet taken by a partition worker.");
+    sb_printf(&b, "czk_queued_partitions %zu\n", e->queued_partitions);
+    metric(&b, "czk_gpu_queue_length", "gauge", "Partitions waiting for a GPU worker.");
+    sb_printf(&b, "czk_gpu_queue_length %zu\n", e->gpu_queue_len);
+    metric(&b, "czk_finalize_queue_length", "gauge", "Partitions waiting for a finalizer.");
+    sb_printf(&b, "czk_finalize_queue_length %zu\n", e->finalize_queue_len);
+    metric(&b, "czk_workers", "gauge", "Threads of each pipeline stage.");
+    sb_printf(&b, "czk_workers{stage=\"partition\"} %d\n", e->partition_workers);
+    sb_printf(&b, "czk_workers{stage=\"gpu\"} %d\n", e->gpu_workers);
+    sb_printf(&b, "czk_workers{stage=\"finalize\"} %d\n", e->finalizers);
+    metric(&b, "czk_flight", "gauge", "Buffer-flight counters: partitions or buffers at each stage now.");
+    for (int f = 0; f < CZK_FLIGHT__COUNT; f++)
+        sb_printf(&b, "czk_flight{counter=\"%s\"} %lld\n", czk_flight_name((czk_flight)f), (long long)e->now[f]);
+    metric(&b, "czk_flight_high_water", "gauge", "Highest value of each buffer-flight counter.");
+    for (int f = 0; f < CZK_FLIGHT__COUNT; f++)
+        sb_printf(&b, "czk_flight_high_water{counter=\"%s\"} %lld\n", czk_flight_name((czk_flight)f),
+                  (long long)e->high_water[f]);
+    metric(&b, "czk_stage_busy_seconds_total", "counter", "Seconds spent in each stage, summed over its threads.");
+    for (int s2 = 0; s2 < CZK_STAGE__COUNT; s2++)
+        sb_printf(&b, "czk_stage_busy_seconds_total{stage=\"%s\"} %.3f\n", czk_stage_name((czk_stage)s2),
+                  e->busy_s[s2]);
+    metric(&b, "czk_budget_bytes", "gauge", "The memory budget: total, reserved, resident parameters, high water.");
+    sb_printf(&b, "czk_budget_bytes{kind=\"total\"} %zu\n", e->budget_total);
+    sb_printf(&b, "czk_budget_bytes{kind=\"reserved\"} %zu\n", e->budget_reserved);
+    sb_printf(&b, "czk_budget_bytes{kind=\"resident\"} %zu\n", e->budget_resident);
+    sb_printf(&b, "czk_budget_bytes{kind=\"high_water\"} %zu\n", e->budget_high_water);
+    metric(&b, "czk_budget_waiters", "gauge", "Reservations waiting for budget.");
+    sb_printf(&b, "czk_budget_waiters %zu\n", e->budget_waiters);
+    metric(&b, "czk_memory_bytes", "gauge", "Bytes held by czk buffers, by tag.");
+    for (int t = 0; t < CZK_MEM__COUNT; t++)
+        sb_printf(&b, "czk_memory_bytes{tag=\"%s\"} %zu\n", czk_mem_tag_name((czk_mem_tag)t), e->mem_in_use[t]);
+    metric(&b, "czk_memory_high_water_bytes", "gauge", "Highest bytes held by czk buffers, by tag.");
+    for (int t = 0; t < CZK_MEM__COUNT; t++)
+        sb_printf(&b, "czk_memory_high_water_bytes{tag=\"%s\"} %zu\n", czk_mem_tag_name((czk_mem_tag)t),
+                  e->mem_high_water[t]);
+    metric(&b, "czk_srs_bytes", "gauge", "Resident parameters (and R1CS) by circuit.");
+    for (size_t i = 0; i < st.n_srs; i++)
+        sb_printf(&b, "czk_srs_bytes{circuit=\"%s\"} %llu\n", st.srs[i].circuit_id,
+                  (unsigned long long)st.srs[i].size_bytes);
+    metric(&b, "czk_srs_ref_count", "gauge", "Unfinished jobs using each resident circuit.");
+    for (size_t i = 0; i < st.n_srs; i++)
+        sb_printf(&b, "czk_srs_ref_count{circuit=\"%s\"} %u\n", st.srs[i].circuit_id, st.srs[i].ref_count);
+    czk_service_status_free(&st);
+    if (b.failed) {
+        free(b.buf);
+        return NULL;
+    }
+    return b.buf;
+}

@@ -1,0 +1,96 @@
+#!/bin/sh
+# The status page in a real browser: starts czkd (temporary state and param
+# cache, any free ports), submits jobs with the czk client, loads
+# http://.../ in headless Chromium (--dump-dom, with virtual time so the
+# page's fetch of /status runs) and checks that the DOM shows a running job
+# that was submitted, the stages, the GPU workers and the memory bars; then
+# SIGTERM must stop czkd with status 0.
+# usage: html_check.sh CZKD CZK            exit 77 (skip) without chromium
+set -u
+CZKD=$1
+CZK=$2
+CHROMIUM=${CHROMIUM:-}
+if [ -z "$CHROMIUM" ]; then
+    for c in chromium chromium-browser google-chrome; do
+        if command -v "$c" >/dev/null 2>&1; then CHROMIUM=$(command -v "$c"); break; fi
+    done
+fi
+if [ -z "$CHROMIUM" ]; then
+    echo "html_check: SKIP (no chromium)"
+    exit 77
+fi
+T=$(mktemp -d "${TMPDIR:-/tmp}/czk-html-XXXXXX")
+PID=
+fail() {
+    echo "html_check: FAIL: $*"
+    [ -f "$T/czkd.log" ] && tail -20 "$T/czkd.log"
+    touch "$T/stop"
+    [ -n "$PID" ] && kill -KILL "$PID" 2>/dev/null
+    exit 1
+}
+CIRCUIT=${CZK_HTML_CIRCUIT:-synthetic-16}
+JOBS=${CZK_HTML_JOBS:-4}
+
+: >"$T/czkd.log"
+"$CZKD" --state-dir "$T/state" --param-cache "$T/params" --listen 127.0.0.1:0 --status-listen 127.0.0.1:0 \
+    --budget 2GiB --backend cpu >"$T/czkd.log" 2>&1 &
+PID=$!
+i=0
+while ! grep -q "czkd ready" "$T/czkd.log"; do
+    i=$((i + 1))
+    [ $i -gt 300 ] && fail "czkd did not start"
+    kill -0 "$PID" 2>/dev/null || fail "czkd exited"
+    sleep 0.1
+done
+GRPC=$(sed -n 's/.*czkd ready: gRPC on .* (port \([0-9]*\)), status page.*/\1/p' "$T/czkd.log")
+HTTP=$(sed -n 's/.*status page .* (port \([0-9]*\)), backend.*/\1/p' "$T/czkd.log")
+[ -n "$GRPC" ] && [ -n "$HTTP" ] || fail "no ports in the log"
+ADDR=127.0.0.1:$GRPC
+
+# parameters first (development parameters are created on first use), then the jobs
+"$CZK" preload --addr "$ADDR" --circuit "$CIRCUIT" >"$T/preload.out" 2>&1 || fail "preload: $(cat "$T/preload.out")"
+: >"$T/ids"
+n=1
+while [ $n -le "$JOBS" ]; do
+    out=$("$CZK" submit --addr "$ADDR" --circuit "$CIRCUIT" --input "$n") || fail "submit: $out"
+    echo "$out" | sed -n 's/^job \([0-9]*\) .*/\1/p' >>"$T/ids"
+    n=$((n + 1))
+done
+[ "$(wc -l <"$T/ids")" -eq "$JOBS" ] || fail "submit printed no job ids"
+# keep the pipeline busy while the browser loads the page, however fast
+# this machine proves
+(
+    while [ ! -f "$T/stop" ]; do
+        "$CZK" submit --addr "$ADDR" --circuit "$CIRCUIT" --input "$n" 2>/dev/null |
+            sed -n 's/^job \([0-9]*\) .*/\1/p' >>"$T/ids"
+        n=$((n + 1))
+    done
+) &
+SUBMITTER=$!
+
+timeout 60 "$CHROMIUM" --headless --no-sandbox --disable-gpu --user-data-dir="$T/profile" \
+    --virtual-time-budget=3000 --dump-dom "http://127.0.0.1:$HTTP/" >"$T/dom.html" 2>"$T/chromium.err" ||
+    fail "chromium: $(tail -3 "$T/chromium.err")"
+touch "$T/stop"
+wait "$SUBMITTER"
+
+RUNNING=$(grep -o '<tr id="job-[0-9]*" data-state="running"' "$T/dom.html" | sed 's/.*job-\([0-9]*\).*/\1/')
+[ -n "$RUNNING" ] || fail "no running job in the DOM: $(grep -o '<tbody id="jobs">.\{0,400\}' "$T/dom.html")"
+found=
+for r in $RUNNING; do grep -qx "$r" "$T/ids" && found=$r; done
+[ -n "$found" ] || fail "running job(s) $RUNNING were not submitted by this test"
+grep -q "<td>$CIRCUIT</td>" "$T/dom.html" || fail "the circuit id is not shown"
+grep -q 'class="lbl">synthesizing</span>' "$T/dom.html" || fail "no partitions by stage"
+grep -q 'class="gw' "$T/dom.html" || fail "no GPU workers"
+grep -q 'class="lbl">budget reserved</span>' "$T/dom.html" || fail "no memory bars"
+grep -q 'id="error" class="err">status unavailable' "$T/dom.html" && fail "the page could not fetch /status"
+
+kill -TERM "$PID"
+wait "$PID"
+rc=$?
+PID=
+[ $rc -eq 0 ] || fail "czkd exited with $rc after SIGTERM"
+grep -q "unfinished job(s) stay in the journal\|service closed" "$T/czkd.log" || fail "no orderly shutdown in the log"
+echo "html_check: ok (job $found running in the DOM; $JOBS jobs of $CIRCUIT)"
+rm -rf "$T"
+exit 0

@@ -1,0 +1,321 @@
+/* The gRPC server and client in process: the czk_err → status mapping and
+ * job id strings; listen addresses (a malformed one, port 0, a port in use);
+ * a service on a unix socket called through czk_grpc_client: status, a demo
+ * proof, malformed bytes, an unknown method; blocking AwaitProof calls that
+ * do not hold up other calls, an AwaitProof timeout, and a stop that answers
+ * the waiting calls UNAVAILABLE at once. A backend whose start waits on a
+ * gate holds the job in place; no sleeps are used for synchronization. */
+#define _GNU_SOURCE
+#include <ftw.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../../src/server/grpc_internal.h"
+#include "czk/backend.h"
+#include "czk/grpc_client.h"
+#include "czk/grpc_server.h"
+#include "czk/log.h"
+#include "czk/service.h"
+#include "test.h"
+
+/* ---- a backend that waits on a gate -------------------------------------------------- */
+
+static struct {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    bool open;
+    int waiting;
+} gate = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, true, 0};
+
+static czk_backend *cpu_be;
+
+static void gate_set(bool open) {
+    pthread_mutex_lock(&gate.mu);
+    gate.open = open;
+    pthread_cond_broadcast(&gate.cv);
+    pthread_mutex_unlock(&gate.mu);
+}
+
+static void gate_wait_waiting(int n) {
+    pthread_mutex_lock(&gate.mu);
+    while (gate.waiting < n) pthread_cond_wait(&gate.cv, &gate.mu);
+    pthread_mutex_unlock(&gate.mu);
+}
+
+static czk_err gated_start(czk_backend *be, czk_backend_pending **out, const czk_params *params, czk_assignment *asg,
+                           const czk_fr *r, const czk_fr *s, char *msg, size_t msglen) {
+    (void)be;
+    pthread_mutex_lock(&gate.mu);
+    gate.waiting++;
+    pthread_cond_broadcast(&gate.cv);
+    while (!gate.open) pthread_cond_wait(&gate.cv, &gate.mu);
+    gate.waiting--;
+    pthread_mutex_unlock(&gate.mu);
+    return czk_backend_start(cpu_be, out, params, asg, r, s, msg, msglen);
+}
+static size_t gated_pending_bytes(const czk_backend_pending *p) { return czk_pending_bytes((const czk_pending *)p); }
+static czk_err gated_finish(czk_backend *be, czk_backend_pending *p, czk_proof *out, char *msg, size_t msglen) {
+    (void)be;
+    return czk_backend_finish(cpu_be, p, out, msg, msglen);
+}
+static void gated_destroy(czk_backend *be, czk_backend_pending *p) {
+    (void)be;
+    czk_backend_destroy(cpu_be, p);
+}
+static void gated_close(czk_backend *be) { (void)be; }
+static const czk_backend_ops GATED_OPS = {.name = "gated-cpu",
+                                          .start = gated_start,
+                                          .pending_bytes = gated_pending_bytes,
+                                          .finish = gated_finish,
+                                          .destroy = gated_destroy,
+                                          .close = gated_close};
+static czk_backend gated_be = {&GATED_OPS, NULL};
+
+static double now_s(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* ---- pure functions ------------------------------------------------------------------ */
+
+static void test_mapping(void) {
+    for (int e = 0; e < CZK_ERR__COUNT; e++)
+        for (int m = 0; m < CZK_GRPC__COUNT; m++) {
+            grpc_status_code c = czk_grpc_status_for((czk_err)e, (czk_grpc_method)m);
+            CHECK_MSG(c != GRPC_STATUS_UNKNOWN && (c == GRPC_STATUS_OK) == (e == CZK_OK), "%s in %s -> %s",
+                      czk_err_str((czk_err)e), czk_grpc_method_path((czk_grpc_method)m), czk_grpc_status_name(c));
+        }
+    CHECK(czk_grpc_status_for(CZK_ERR_BUSY, CZK_GRPC_SUBMIT) == GRPC_STATUS_RESOURCE_EXHAUSTED);
+    CHECK(czk_grpc_status_for(CZK_ERR_BUSY, CZK_GRPC_PROVE) == GRPC_STATUS_RESOURCE_EXHAUSTED);
+    CHECK(czk_grpc_status_for(CZK_ERR_BUSY, CZK_GRPC_EVICT) == GRPC_STATUS_FAILED_PRECONDITION);
+    CHECK(czk_grpc_status_for(CZK_ERR_SHUTDOWN, CZK_GRPC_AWAIT) == GRPC_STATUS_UNAVAILABLE);
+    CHECK(czk_grpc_status_for(CZK_ERR_NOT_FOUND, CZK_GRPC_CANCEL) == GRPC_STATUS_NOT_FOUND);
+    CHECK(czk_grpc_status_for(CZK_ERR_INVALID_ARGUMENT, CZK_GRPC_SUBMIT) == GRPC_STATUS_INVALID_ARGUMENT);
+    CHECK(czk_grpc_status_for(CZK_ERR_MISMATCH, CZK_GRPC_SUBMIT) == GRPC_STATUS_ALREADY_EXISTS);
+    for (int m = 0; m < CZK_GRPC__COUNT; m++) {
+        const char *p = czk_grpc_method_path((czk_grpc_method)m);
+        CHECK(czk_grpc_method_find(p, strlen(p)) == m);
+        CHECK(czk_grpc_method_find(p, strlen(p) - 1) == -1);
+    }
+    static const struct {
+        const char *s;
+        uint64_t v; /* 0: refused */
+    } ids[] = {{"1", 1},         {"42", 42}, {"18446744073709551615", UINT64_MAX}, {"18446744073709551616", 0},
+               {"0", 0},         {"", 0},    {"-1", 0},  {"+1", 0},  {" 1", 0},  {"1 ", 0},
+               {"0x1f", 0},      {"1e3", 0}, {"123456789012345678901", 0}};
+    for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
+        uint64_t v = 0;
+        bool ok = czk_grpc_job_id_parse(ids[i].s, &v);
+        CHECK_MSG(ok == (ids[i].v != 0) && (!ok || v == ids[i].v), "job id '%s'", ids[i].s);
+    }
+    char buf[24];
+    czk_grpc_job_id_format(buf, UINT64_MAX);
+    CHECK(!strcmp(buf, "18446744073709551615"));
+}
+
+/* ---- in process ------------------------------------------------------------------------ */
+
+static char root[256];
+
+static int rm_one(const char *p, const struct stat *sb, int flag, struct FTW *ftw) {
+    (void)sb;
+    (void)flag;
+    (void)ftw;
+    return remove(p);
+}
+
+typedef struct {
+    czk_grpc_client *c;
+    char job[24];
+    int status;
+    char details[256];
+    double returned_at;
+} waiter;
+
+static void *await_thread(void *arg) {
+    waiter *w = arg;
+    Cuzk__V1__AwaitProofRequest rq = CUZK__V1__AWAIT_PROOF_REQUEST__INIT;
+    rq.job_id = w->job;
+    ProtobufCMessage *resp = NULL;
+    w->status = czk_grpc_client_unary(w->c, "AwaitProof", &rq.base, &cuzk__v1__await_proof_response__descriptor, -1,
+                                      &resp, w->details, sizeof w->details);
+    w->returned_at = now_s();
+    if (resp) protobuf_c_message_free_unpacked(resp, NULL);
+    return NULL;
+}
+
+static int submit(czk_grpc_client *c, const char *seed, char job[24]) {
+    Cuzk__V1__SubmitProofRequest rq = CUZK__V1__SUBMIT_PROOF_REQUEST__INIT;
+    rq.circuit_id = "demo";
+    rq.circuit_input.data = (uint8_t *)seed;
+    rq.circuit_input.len = strlen(seed);
+    ProtobufCMessage *resp = NULL;
+    char d[256];
+    int st = czk_grpc_client_unary(c, "SubmitProof", &rq.base, &cuzk__v1__submit_proof_response__descriptor, 60000,
+                                   &resp, d, sizeof d);
+    CHECK_MSG(st == 0, "submit: %s: %s", czk_grpc_code_name(st), d);
+    if (resp) {
+        snprintf(job, 24, "%s", ((Cuzk__V1__SubmitProofResponse *)resp)->job_id);
+        protobuf_c_message_free_unpacked(resp, NULL);
+    }
+    return st;
+}
+
+static void test_listen(czk_service *svc) {
+    char msg[512];
+    czk_grpc_server *g = NULL;
+    CHECK(czk_grpc_server_start(&g, svc, "nonsense", 0, msg, sizeof msg) == CZK_ERR_INVALID_ARGUMENT && !g && msg[0]);
+    CHECK(czk_grpc_server_start(&g, svc, "127.0.0.1:99999", 0, msg, sizeof msg) == CZK_ERR_INVALID_ARGUMENT);
+    CHECK(czk_grpc_server_start(&g, svc, "unix://", 0, msg, sizeof msg) == CZK_ERR_INVALID_ARGUMENT);
+    czk_err e = czk_grpc_server_start(&g, svc, "127.0.0.1:0", 0, msg, sizeof msg);
+    CHECK_MSG(e == CZK_OK, "port 0: %s", msg);
+    if (e != CZK_OK) return;
+    int port = czk_grpc_server_port(g);
+    CHECK(port > 0);
+    char addr[64];
+    snprintf(addr, sizeof addr, "127.0.0.1:%d", port);
+    czk_grpc_server *g2 = NULL;
+    CHECK_MSG(czk_grpc_server_start(&g2, svc, addr, 0, msg, sizeof msg) == CZK_ERR_IO && !g2,
+              "a second server on %s", addr);
+    czk_grpc_server_stop(g2);
+    /* a call over TCP */
+    czk_grpc_client *c;
+    CHECK(czk_grpc_client_open(&c, addr, 0, true, msg, sizeof msg) == CZK_OK);
+    Cuzk__V1__GetMetricsRequest rq = CUZK__V1__GET_METRICS_REQUEST__INIT;
+    ProtobufCMessage *resp = NULL;
+    int st = czk_grpc_client_unary(c, "GetMetrics", &rq.base, &cuzk__v1__get_metrics_response__descriptor, 10000,
+                                   &resp, msg, sizeof msg);
+    CHECK_MSG(st == 0 && resp && strstr(((Cuzk__V1__GetMetricsResponse *)resp)->prometheus_text, "# TYPE"),
+              "GetMetrics: %s: %s", czk_grpc_code_name(st), msg);
+    if (resp) protobuf_c_message_free_unpacked(resp, NULL);
+    czk_grpc_client_close(c);
+    czk_grpc_server_stop(g);
+}
+
+static void test_calls(czk_service *svc) {
+    char msg[512], addr[300];
+    snprintf(addr, sizeof addr, "unix://%s/grpc.sock", root);
+    czk_grpc_server *g = NULL;
+    czk_err e = czk_grpc_server_start(&g, svc, addr, 0, msg, sizeof msg);
+    CHECK_MSG(e == CZK_OK, "start on %s: %s", addr, msg);
+    if (e != CZK_OK) return;
+    CHECK(czk_grpc_server_port(g) == 0);
+    czk_grpc_client *c;
+    CHECK(czk_grpc_client_open(&c, addr, 0, true, msg, sizeof msg) == CZK_OK);
+
+    /* a proof */
+    char job[24] = "";
+    submit(c, "7", job);
+    Cuzk__V1__AwaitProofRequest aw = CUZK__V1__AWAIT_PROOF_REQUEST__INIT;
+    aw.job_id = job;
+    ProtobufCMessage *resp = NULL;
+    int st = czk_grpc_client_unary(c, "AwaitProof", &aw.base, &cuzk__v1__await_proof_response__descriptor, 60000,
+                                   &resp, msg, sizeof msg);
+    CHECK_MSG(st == 0, "await: %s: %s", czk_grpc_code_name(st), msg);
+    if (resp) {
+        const Cuzk__V1__AwaitProofResponse *r = (const Cuzk__V1__AwaitProofResponse *)resp;
+        CHECK(r->status == CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__COMPLETED && !strcmp(r->job_id, job));
+        CHECK(r->proof.len == 192 && r->n_public_inputs == 1 && r->public_inputs[0].len == 32);
+        protobuf_c_message_free_unpacked(resp, NULL);
+    }
+
+    /* malformed bytes, an unknown method */
+    unsigned char *out = NULL;
+    size_t out_len = 0;
+    st = czk_grpc_client_unary_raw(c, "AwaitProof", "\xff\xff\xff", 3, 10000, &out, &out_len, msg, sizeof msg);
+    CHECK_MSG(st == GRPC_STATUS_INVALID_ARGUMENT && msg[0], "garbage: %s", czk_grpc_code_name(st));
+    free(out);
+    st = czk_grpc_client_unary_raw(c, "Frobnicate", "", 0, 10000, &out, &out_len, msg, sizeof msg);
+    CHECK_MSG(st == GRPC_STATUS_UNIMPLEMENTED, "unknown method: %s", czk_grpc_code_name(st));
+    free(out);
+
+    /* a job held at the GPU stage: waiters, a timeout, other calls meanwhile */
+    gate_set(false);
+    submit(c, "8", job);
+    gate_wait_waiting(1);
+    enum { W = 6 };
+    waiter w[W];
+    pthread_t t[W];
+    for (int i = 0; i < W; i++) {
+        memset(&w[i], 0, sizeof w[i]);
+        w[i].c = c;
+        snprintf(w[i].job, sizeof w[i].job, "%s", job);
+        pthread_create(&t[i], NULL, await_thread, &w[i]);
+    }
+    aw.job_id = job;
+    aw.timeout_ms = 50;
+    double t0 = now_s();
+    st = czk_grpc_client_unary(c, "AwaitProof", &aw.base, &cuzk__v1__await_proof_response__descriptor, 60000, &resp,
+                               msg, sizeof msg);
+    CHECK(st == 0 && resp &&
+          ((Cuzk__V1__AwaitProofResponse *)resp)->status == CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__TIMEOUT);
+    CHECK(now_s() - t0 < 10);
+    if (resp) protobuf_c_message_free_unpacked(resp, NULL);
+    for (int i = 0; i < 20; i++) {
+        Cuzk__V1__GetStatusRequest gs = CUZK__V1__GET_STATUS_REQUEST__INIT;
+        st = czk_grpc_client_unary(c, "GetStatus", &gs.base, &cuzk__v1__get_status_response__descriptor, 10000,
+                                   &resp, msg, sizeof msg);
+        CHECK_MSG(st == 0, "GetStatus while %d calls wait: %s: %s", W, czk_grpc_code_name(st), msg);
+        if (resp) protobuf_c_message_free_unpacked(resp, NULL);
+    }
+    /* stop: the waiting calls end with UNAVAILABLE, promptly */
+    t0 = now_s();
+    czk_grpc_server_stop(g);
+    double stopped = now_s();
+    CHECK_MSG(stopped - t0 < 5, "stop took %.1f s", stopped - t0);
+    for (int i = 0; i < W; i++) {
+        pthread_join(t[i], NULL);
+        CHECK_MSG(w[i].status == GRPC_STATUS_UNAVAILABLE, "waiter %d: %s: %s", i, czk_grpc_code_name(w[i].status),
+                  w[i].details);
+        CHECK(w[i].returned_at - t0 < 5);
+    }
+    /* no server: UNAVAILABLE without waiting for readiness */
+    czk_grpc_client *c2;
+    CHECK(czk_grpc_client_open(&c2, addr, 0, false, msg, sizeof msg) == CZK_OK);
+    Cuzk__V1__GetStatusRequest gs = CUZK__V1__GET_STATUS_REQUEST__INIT;
+    st = czk_grpc_client_unary(c2, "GetStatus", &gs.base, &cuzk__v1__get_status_response__descriptor, 10000, &resp,
+                               msg, sizeof msg);
+    CHECK_MSG(st == GRPC_STATUS_UNAVAILABLE && !resp, "no server: %s", czk_grpc_code_name(st));
+    czk_grpc_client_close(c2);
+    czk_grpc_client_close(c);
+    gate_set(true);
+}
+
+int main(void) {
+    czk_log_set_level(CZK_LOG_WARN);
+    test_mapping();
+    snprintf(root, sizeof root, "%s/czk-test-grpc-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    if (!mkdtemp(root)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    char state[300], params[300], msg[512];
+    snprintf(state, sizeof state, "%s/state", root);
+    snprintf(params, sizeof params, "%s/params", root);
+    CHECK(czk_backend_cpu_open(&cpu_be, NULL) == CZK_OK);
+    czk_service_config cfg;
+    czk_service_config_default(&cfg);
+    cfg.state_dir = state;
+    cfg.param_cache = params;
+    cfg.engine.budget_bytes = (size_t)512 << 20;
+    cfg.engine.partition_workers = 1;
+    cfg.engine.gpu_workers = 1;
+    cfg.engine.threads = 2;
+    cfg.engine.faults = "";
+    cfg.engine.backend = &gated_be;
+    czk_service *svc = NULL;
+    czk_err e = czk_service_open(&svc, &cfg, msg, sizeof msg);
+    CHECK_MSG(e == CZK_OK, "service: %s", msg);
+    if (e == CZK_OK) {
+        test_listen(svc);
+        test_calls(svc);
+        czk_service_close(svc);
+    }
+    czk_backend_close(cpu_be);
+    nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+    return test_finish("test_grpc");
+}

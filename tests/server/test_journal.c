@@ -1,0 +1,368 @@
+/* The job journal (src/server/journal.h): jobs survive a reopen with their
+ * inputs, pending jobs come back in acceptance order, a job ends exactly
+ * once (also with threads racing to end it), results expire and are
+ * deleted with their spool files, totals survive the purge, foreign files
+ * are refused, one process per state directory, stray spool files are
+ * swept; and a child process that adds jobs in a loop is killed with
+ * SIGKILL at arbitrary moments: every job whose add returned is there, with
+ * its input, after the reopen. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../../src/server/journal.h"
+#include "test.h"
+
+static char root[256];
+
+static int rm_one(const char *p, const struct stat *sb, int flag, struct FTW *ftw) {
+    (void)sb;
+    (void)flag;
+    (void)ftw;
+    return remove(p);
+}
+
+static void subdir(char *out, size_t cap, const char *name) { snprintf(out, cap, "%s/%s", root, name); }
+
+static bool file_exists(const char *p) {
+    struct stat st;
+    return stat(p, &st) == 0;
+}
+
+static void write_file(const char *p, const char *text) {
+    FILE *f = fopen(p, "wb");
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+static bool input_is(czk_journal *j, uint64_t id, const char *want) {
+    uint8_t *in = NULL;
+    size_t len = 0;
+    char msg[256];
+    if (czk_journal_read_input(j, id, &in, &len, msg, sizeof msg) != CZK_OK) return false;
+    bool ok = len == strlen(want) && !memcmp(in, want, len);
+    free(in);
+    return ok;
+}
+
+static void test_basic(void) {
+    char dir[300], msg[512] = "";
+    subdir(dir, sizeof dir, "basic");
+    czk_journal *j = NULL;
+    CHECK_MSG(czk_journal_open(&j, dir, msg, sizeof msg) == CZK_OK, "open: %s", msg);
+    if (!j) return;
+    uint64_t ids[5] = {0};
+    const char *inputs[5] = {"11", "22", "", "44", "55"};
+    for (int i = 0; i < 5; i++) {
+        char rid[16];
+        snprintf(rid, sizeof rid, "r%d", i);
+        czk_err e = czk_journal_add(j, i % 2 ? rid : NULL, "demo", i % 4, (const uint8_t *)inputs[i],
+                                    strlen(inputs[i]), &ids[i], msg, sizeof msg);
+        CHECK_MSG(e == CZK_OK, "add %d: %s", i, msg);
+        if (i) CHECK(ids[i] > ids[i - 1]);
+    }
+    uint64_t dup;
+    CHECK(czk_journal_add(j, "r1", "demo", 1, (const uint8_t *)"1", 1, &dup, msg, sizeof msg) == CZK_ERR_MISMATCH);
+    czk_journal_job jj;
+    CHECK(czk_journal_find_request(j, "r3", &jj) == CZK_OK && jj.id == ids[3] && jj.priority == 3);
+    CHECK(czk_journal_find_request(j, "nope", &jj) == CZK_ERR_NOT_FOUND);
+    CHECK(czk_journal_find_request(j, "", &jj) == CZK_ERR_NOT_FOUND);
+    CHECK(czk_journal_get(j, 987654, &jj) == CZK_ERR_NOT_FOUND);
+
+    /* end job 1: exactly once; spool file gone */
+    static const uint8_t proof[192] = {1, 2, 3};
+    static const uint8_t pub[64] = {9, 8, 7};
+    czk_journal_end_info end = {0};
+    end.state = CZK_JOURNAL_DONE;
+    end.proof = proof;
+    end.proof_len = sizeof proof;
+    end.public_inputs = pub;
+    end.public_len = sizeof pub;
+    end.n_partitions = 1;
+    end.total_ms = 1234;
+    end.srs_load_ms = 5;
+    bool first = false;
+    CHECK(czk_journal_end(j, ids[1], &end, &first, msg, sizeof msg) == CZK_OK && first);
+    czk_journal_end_info again = {0};
+    again.state = CZK_JOURNAL_FAILED;
+    snprintf(again.message, sizeof again.message, "late");
+    CHECK(czk_journal_end(j, ids[1], &again, &first, msg, sizeof msg) == CZK_OK && !first);
+    CHECK(czk_journal_end(j, 987654, &again, &first, msg, sizeof msg) == CZK_ERR_NOT_FOUND && !first);
+    char spool[400];
+    snprintf(spool, sizeof spool, "%s/spool/%llu.in", dir, (unsigned long long)ids[1]);
+    CHECK(!file_exists(spool));
+    snprintf(spool, sizeof spool, "%s/spool/%llu.in", dir, (unsigned long long)ids[0]);
+    CHECK(file_exists(spool));
+    CHECK(czk_journal_get_end(j, ids[0], NULL, &end) == CZK_ERR_BUSY);
+    CHECK(czk_journal_mark_cancel(j, ids[4], msg, sizeof msg) == CZK_OK);
+    czk_journal_close(j);
+
+    /* reopen: everything is still there */
+    j = NULL;
+    CHECK_MSG(czk_journal_open(&j, dir, msg, sizeof msg) == CZK_OK, "reopen: %s", msg);
+    if (!j) return;
+    czk_journal_end_info got;
+    CHECK(czk_journal_get_end(j, ids[1], &jj, &got) == CZK_OK);
+    CHECK(got.state == CZK_JOURNAL_DONE && got.proof_len == 192 && !memcmp(got.proof, proof, 192) &&
+          got.public_len == 64 && !memcmp(got.public_inputs, pub, 64) && got.total_ms == 1234 &&
+          got.srs_load_ms == 5 && got.n_partitions == 1 && got.ended_ms > 0);
+    CHECK(!strcmp(jj.request_id, "r1") && !strcmp(jj.circuit_id, "demo"));
+    czk_journal_end_free(&got);
+    czk_journal_job *pend = NULL;
+    size_t n = 0;
+    CHECK(czk_journal_list_pending(j, &pend, &n, msg, sizeof msg) == CZK_OK);
+    CHECK_MSG(n == 4, "%zu pending", n);
+    if (n == 4) {
+        CHECK(pend[0].id == ids[0] && pend[1].id == ids[2] && pend[2].id == ids[3] && pend[3].id == ids[4]);
+        CHECK(!pend[0].cancel_requested && pend[3].cancel_requested);
+        CHECK(pend[1].input_len == 0);
+    }
+    free(pend);
+    CHECK(input_is(j, ids[0], "11") && input_is(j, ids[2], "") && input_is(j, ids[3], "44"));
+    uint8_t *in;
+    size_t len;
+    CHECK(czk_journal_read_input(j, ids[1], &in, &len, msg, sizeof msg) == CZK_ERR_NOT_FOUND);
+
+    /* a damaged spool file is noticed */
+    snprintf(spool, sizeof spool, "%s/spool/%llu.in", dir, (unsigned long long)ids[3]);
+    write_file(spool, "45");
+    CHECK(czk_journal_read_input(j, ids[3], &in, &len, msg, sizeof msg) == CZK_ERR_FORMAT);
+    unlink(spool);
+    CHECK(czk_journal_read_input(j, ids[3], &in, &len, msg, sizeof msg) == CZK_ERR_IO);
+
+    /* remove (a refused submission) */
+    CHECK(czk_journal_remove(j, ids[2], msg, sizeof msg) == CZK_OK);
+    CHECK(czk_journal_get(j, ids[2], &jj) == CZK_ERR_NOT_FOUND);
+
+    /* a second process (here: a second open) is refused */
+    czk_journal *j2 = NULL;
+    CHECK(czk_journal_open(&j2, dir, msg, sizeof msg) == CZK_ERR_IO && strstr(msg, "in use"));
+
+    /* retention: end the rest, purge as if much later */
+    czk_journal_end_info f = {0};
+    f.state = CZK_JOURNAL_FAILED;
+    f.err = 5;
+    snprintf(f.message, sizeof f.message, "broken");
+    CHECK(czk_journal_end(j, ids[0], &f, &first, msg, sizeof msg) == CZK_OK && first);
+    f.state = CZK_JOURNAL_CANCELLED;
+    CHECK(czk_journal_end(j, ids[4], &f, &first, msg, sizeof msg) == CZK_OK && first);
+    czk_journal_counts c;
+    CHECK(czk_journal_get_counts(j, &c) == CZK_OK);
+    CHECK_MSG(c.done == 1 && c.failed == 1 && c.cancelled == 1 && c.pending == 1 && c.rows == 4,
+              "done %llu failed %llu cancelled %llu pending %llu rows %llu", (unsigned long long)c.done,
+              (unsigned long long)c.failed, (unsigned long long)c.cancelled, (unsigned long long)c.pending,
+              (unsigned long long)c.rows);
+    size_t deleted = 99;
+    CHECK(czk_journal_purge(j, czk_journal_now_ms(), 3600000, &deleted, msg, sizeof msg) == CZK_OK && deleted == 0);
+    CHECK(czk_journal_purge(j, czk_journal_now_ms() + 7200000, 3600000, &deleted, msg, sizeof msg) == CZK_OK);
+    CHECK_MSG(deleted == 3, "purged %zu", deleted);
+    CHECK(czk_journal_get_end(j, ids[1], &jj, &got) == CZK_ERR_NOT_FOUND);
+    CHECK(czk_journal_get(j, ids[3], &jj) == CZK_OK && jj.state == CZK_JOURNAL_PENDING); /* pending: kept */
+    CHECK(czk_journal_find_request(j, "r1", &jj) == CZK_ERR_NOT_FOUND); /* the request id is free again */
+    CHECK(czk_journal_get_counts(j, &c) == CZK_OK && c.done == 1 && c.failed == 1 && c.cancelled == 1 && c.rows == 1);
+    /* ids are never reused */
+    uint64_t id6 = 0;
+    CHECK(czk_journal_add(j, "r1", "demo", 1, (const uint8_t *)"6", 1, &id6, msg, sizeof msg) == CZK_OK &&
+          id6 > ids[4]);
+    czk_journal_close(j);
+}
+
+/* Threads racing to end the same job: one wins. */
+typedef struct {
+    czk_journal *j;
+    uint64_t id;
+    int state;
+    bool first;
+    pthread_barrier_t *bar;
+} racer;
+
+static void *race_main(void *arg) {
+    racer *r = arg;
+    czk_journal_end_info e = {0};
+    e.state = (czk_journal_state)r->state;
+    char msg[256];
+    pthread_barrier_wait(r->bar);
+    if (czk_journal_end(r->j, r->id, &e, &r->first, msg, sizeof msg) != CZK_OK) r->first = false;
+    return NULL;
+}
+
+static void test_race(void) {
+    char dir[300], msg[512];
+    subdir(dir, sizeof dir, "race");
+    czk_journal *j = NULL;
+    CHECK(czk_journal_open(&j, dir, msg, sizeof msg) == CZK_OK);
+    if (!j) return;
+    for (int round = 0; round < 5; round++) {
+        uint64_t id;
+        CHECK(czk_journal_add(j, NULL, "demo", 1, (const uint8_t *)"1", 1, &id, msg, sizeof msg) == CZK_OK);
+        enum { N = 6 };
+        pthread_t t[N];
+        racer r[N];
+        pthread_barrier_t bar;
+        pthread_barrier_init(&bar, NULL, N);
+        for (int i = 0; i < N; i++) {
+            r[i] = (racer){j, id, 1 + i % 3, false, &bar};
+            pthread_create(&t[i], NULL, race_main, &r[i]);
+        }
+        int winners = 0, state = -1;
+        for (int i = 0; i < N; i++) {
+            pthread_join(t[i], NULL);
+            if (r[i].first) {
+                winners++;
+                state = r[i].state;
+            }
+        }
+        pthread_barrier_destroy(&bar);
+        CHECK_MSG(winners == 1, "round %d: %d threads ended the job", round, winners);
+        czk_journal_job jj;
+        czk_journal_end_info end;
+        CHECK(czk_journal_get_end(j, id, &jj, &end) == CZK_OK && (int)end.state == state);
+        czk_journal_end_free(&end);
+    }
+    czk_journal_counts c;
+    CHECK(czk_journal_get_counts(j, &c) == CZK_OK && c.done + c.failed + c.cancelled == 5);
+    czk_journal_close(j);
+}
+
+static void test_foreign(void) {
+    char dir[300], path[400], msg[512] = "";
+    czk_journal *j = NULL;
+    /* not an SQLite file */
+    subdir(dir, sizeof dir, "foreign1");
+    mkdir(dir, 0700);
+    snprintf(path, sizeof path, "%s/journal.sqlite", dir);
+    write_file(path, "this is not a database, it is a text file that is long enough to have a header......\n");
+    CHECK(czk_journal_open(&j, dir, msg, sizeof msg) == CZK_ERR_FORMAT && !j);
+    /* an SQLite file of something else */
+    subdir(dir, sizeof dir, "foreign2");
+    mkdir(dir, 0700);
+    snprintf(path, sizeof path, "%s/journal.sqlite", dir);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "sqlite3 '%s' 'CREATE TABLE t(x); INSERT INTO t VALUES(1);' 2>/dev/null", path);
+    if (system(cmd) == 0) {
+        CHECK(czk_journal_open(&j, dir, msg, sizeof msg) == CZK_ERR_FORMAT && !j);
+        CHECK(strstr(msg, "not a czk journal") != NULL);
+    }
+    /* a state directory that is a file */
+    subdir(dir, sizeof dir, "afile");
+    write_file(dir, "x");
+    CHECK(czk_journal_open(&j, dir, msg, sizeof msg) == CZK_ERR_IO && !j);
+    /* stray spool files are swept at open */
+    subdir(dir, sizeof dir, "sweep");
+    CHECK(czk_journal_open(&j, dir, msg, sizeof msg) == CZK_OK);
+    uint64_t id;
+    CHECK(czk_journal_add(j, NULL, "demo", 1, (const uint8_t *)"7", 1, &id, msg, sizeof msg) == CZK_OK);
+    czk_journal_close(j);
+    char a[400], b[400], keep[400];
+    snprintf(a, sizeof a, "%s/spool/424242.in", dir);
+    snprintf(b, sizeof b, "%s/spool/%llu.in.tmp", dir, (unsigned long long)id + 1);
+    snprintf(keep, sizeof keep, "%s/spool/%llu.in", dir, (unsigned long long)id);
+    write_file(a, "x");
+    write_file(b, "y");
+    CHECK(czk_journal_open(&j, dir, msg, sizeof msg) == CZK_OK);
+    CHECK(!file_exists(a) && !file_exists(b) && file_exists(keep));
+    czk_journal_close(j);
+}
+
+/* The child adds jobs in a loop and reports each id after its add returned;
+ * the parent kills it with SIGKILL and checks every reported job. */
+static void test_sigkill(void) {
+    char dir[300], msg[512];
+    subdir(dir, sizeof dir, "crash");
+    uint64_t *seen = NULL;
+    size_t n_seen = 0, cap = 0;
+    for (int round = 0; round < 4; round++) {
+        int fds[2];
+        if (pipe(fds) != 0) return;
+        pid_t pid = fork();
+        if (pid == 0) {
+            close(fds[0]);
+            czk_journal *j = NULL;
+            char m[512];
+            if (czk_journal_open(&j, dir, m, sizeof m) != CZK_OK) _exit(3);
+            for (unsigned i = 0;; i++) {
+                char in[32], rid[32];
+                uint64_t id;
+                snprintf(rid, sizeof rid, "round%d-%u", round, i);
+                if (czk_journal_add(j, rid, "demo", 1, (const uint8_t *)in,
+                                    (size_t)snprintf(in, sizeof in, "%d%u", round + 1, i), &id, m, sizeof m) != CZK_OK)
+                    _exit(4);
+                if (write(fds[1], &id, sizeof id) != (ssize_t)sizeof id) _exit(5);
+            }
+        }
+        close(fds[1]);
+        /* let it run for a varying number of acknowledged adds */
+        size_t want = 5 + (size_t)round * 7, got = 0;
+        uint64_t id;
+        while (got < want && read(fds[0], &id, sizeof id) == (ssize_t)sizeof id) {
+            if (n_seen == cap) {
+                cap = cap ? 2 * cap : 64;
+                seen = realloc(seen, cap * sizeof *seen);
+            }
+            seen[n_seen++] = id;
+            got++;
+        }
+        kill(pid, SIGKILL);
+        /* ids acknowledged while being killed count too */
+        while (read(fds[0], &id, sizeof id) == (ssize_t)sizeof id) {
+            if (n_seen == cap) {
+                cap = cap ? 2 * cap : 64;
+                seen = realloc(seen, cap * sizeof *seen);
+            }
+            seen[n_seen++] = id;
+        }
+        close(fds[0]);
+        int status;
+        waitpid(pid, &status, 0);
+        CHECK_MSG(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL, "child ended otherwise (status %d)", status);
+        czk_journal *j = NULL;
+        CHECK_MSG(czk_journal_open(&j, dir, msg, sizeof msg) == CZK_OK, "reopen after SIGKILL: %s", msg);
+        if (!j) break;
+        size_t missing = 0;
+        for (size_t i = 0; i < n_seen; i++) {
+            czk_journal_job jj;
+            uint8_t *in = NULL;
+            size_t len;
+            if (czk_journal_get(j, seen[i], &jj) != CZK_OK || jj.state != CZK_JOURNAL_PENDING ||
+                czk_journal_read_input(j, seen[i], &in, &len, msg, sizeof msg) != CZK_OK) {
+                missing++;
+                if (missing < 5) fprintf(stderr, "job %llu lost: %s\n", (unsigned long long)seen[i], msg);
+            }
+            free(in);
+        }
+        CHECK_MSG(missing == 0, "round %d: %zu of %zu acknowledged jobs lost", round, missing, n_seen);
+        czk_journal_job *pend = NULL;
+        size_t np = 0;
+        CHECK(czk_journal_list_pending(j, &pend, &np, msg, sizeof msg) == CZK_OK && np >= n_seen);
+        for (size_t i = 1; i < np; i++) CHECK(pend[i].id > pend[i - 1].id);
+        free(pend);
+        czk_journal_close(j);
+    }
+    printf("journal: %zu acknowledged jobs survived 4 SIGKILLs\n", n_seen);
+    free(seen);
+}
+
+int main(void) {
+    const char *tmp = getenv("TMPDIR");
+    snprintf(root, sizeof root, "%s/czk-journal-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(root)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    test_basic();
+    test_race();
+    test_foreign();
+    test_sigkill();
+    if (!test_failures) nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+    return test_finish("journal");
+}

@@ -1,0 +1,470 @@
+/* The proving service end to end on the demo circuit, in a temporary state
+ * directory and param cache: development parameters created on first use,
+ * submit/await with proofs and public inputs verified independently,
+ * request-id idempotency, bad requests, cancel (queued and running), the
+ * queue limit, preload/evict (BUSY while in use), close + reopen (the
+ * jobs left unfinished are re-queued and each job ends exactly once),
+ * threads submitting and awaiting at once (one shared request id), and a
+ * child process killed with SIGKILL while submitting: every job whose
+ * submit returned is proved after the reopen. A backend whose start waits
+ * on a gate the test opens holds jobs in place; no sleeps are used for
+ * synchronization. */
+#define _GNU_SOURCE
+#include <ftw.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../../src/server/journal.h"
+#include "czk/backend.h"
+#include "czk/groth16_io.h"
+#include "czk/log.h"
+#include "czk/service.h"
+#include "test.h"
+
+#define WAIT_MS 60000
+
+/* ---- a gate and a backend that waits on it ---------------------------------------- */
+
+static struct {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    bool open;
+    int waiting;
+} gate = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, true, 0};
+
+static void gate_set(bool open) {
+    pthread_mutex_lock(&gate.mu);
+    gate.open = open;
+    pthread_cond_broadcast(&gate.cv);
+    pthread_mutex_unlock(&gate.mu);
+}
+
+static void gate_wait_waiting(int n) {
+    pthread_mutex_lock(&gate.mu);
+    while (gate.waiting < n) pthread_cond_wait(&gate.cv, &gate.mu);
+    pthread_mutex_unlock(&gate.mu);
+}
+
+static czk_backend *cpu_be;
+
+static czk_err gated_start(czk_backend *be, czk_backend_pending **out, const czk_params *params, czk_assignment *asg,
+                           const czk_fr *r, const czk_fr *s, char *msg, size_t msglen) {
+    (void)be;
+    pthread_mutex_lock(&gate.mu);
+    gate.waiting++;
+    pthread_cond_broadcast(&gate.cv);
+    while (!gate.open) pthread_cond_wait(&gate.cv, &gate.mu);
+    gate.waiting--;
+    pthread_mutex_unlock(&gate.mu);
+    return czk_backend_start(cpu_be, out, params, asg, r, s, msg, msglen);
+}
+static size_t gated_pending_bytes(const czk_backend_pending *p) { return czk_pending_bytes((const czk_pending *)p); }
+static czk_err gated_finish(czk_backend *be, czk_backend_pending *p, czk_proof *out, char *msg, size_t msglen) {
+    (void)be;
+    return czk_backend_finish(cpu_be, p, out, msg, msglen);
+}
+static void gated_destroy(czk_backend *be, czk_backend_pending *p) {
+    (void)be;
+    czk_backend_destroy(cpu_be, p);
+}
+static void gated_close(czk_backend *be) { (void)be; }
+static const czk_backend_ops GATED_OPS = {.name = "gated-cpu",
+                                          .start = gated_start,
+                                          .pending_bytes = gated_pending_bytes,
+                                          .finish = gated_finish,
+                                          .destroy = gated_destroy,
+                                          .close = gated_close};
+static czk_backend gated_be = {&GATED_OPS, NULL};
+
+/* ---- helpers --------------------------------------------------------------------- */
+
+static char root[256], state_dir[300], param_cache[300], crash_dir[300];
+
+static int rm_one(const char *p, const struct stat *sb, int flag, struct FTW *ftw) {
+    (void)sb;
+    (void)flag;
+    (void)ftw;
+    return remove(p);
+}
+
+static czk_service *open_service_at(const char *dir, size_t queue_limit) {
+    czk_service_config cfg;
+    czk_service_config_default(&cfg);
+    cfg.state_dir = dir;
+    cfg.param_cache = param_cache;
+    cfg.queue_limit = queue_limit;
+    cfg.engine.budget_bytes = (size_t)512 << 20;
+    cfg.engine.partition_workers = 1;
+    cfg.engine.gpu_workers = 1;
+    cfg.engine.finalizers = 1;
+    cfg.engine.gpu_queue_capacity = 1;
+    cfg.engine.threads = 2;
+    cfg.engine.verify_results = true;
+    cfg.engine.faults = "";
+    cfg.engine.backend = &gated_be;
+    czk_service *s = NULL;
+    char msg[512] = "";
+    czk_err e = czk_service_open(&s, &cfg, msg, sizeof msg);
+    CHECK_MSG(e == CZK_OK, "open: %s: %s", czk_err_str(e), msg);
+    return s;
+}
+
+static czk_err submit(czk_service *s, const char *rid, const char *circuit, const char *seed, czk_priority prio,
+                      uint64_t *id, char *msg, size_t msglen) {
+    czk_service_request req = {rid, circuit, (const uint8_t *)seed, strlen(seed), prio};
+    uint32_t qp;
+    return czk_service_submit(s, &req, id, &qp, msg, msglen);
+}
+
+static czk_prepared_vk pvk;
+static bool have_vk;
+
+/* Every partition proof of a done result verifies with its public inputs. */
+static bool verify_result(const czk_service_result *r) {
+    if (!have_vk) {
+        char path[400], msg[256];
+        czk_params p;
+        snprintf(path, sizeof path, "%s/demo.params", param_cache);
+        if (czk_params_read(&p, path, CZK_DECODE_CHECKED, NULL, msg, sizeof msg) != CZK_OK) {
+            fprintf(stderr, "%s\n", msg);
+            return false;
+        }
+        have_vk = czk_vk_prepare(&pvk, &p.vk) == CZK_OK;
+        czk_params_free(&p);
+        if (!have_vk) return false;
+    }
+    if (r->state != CZK_SERVICE_JOB_DONE || !r->n_partitions || r->proof_len != r->n_partitions * CZK_PROOF_BYTES ||
+        r->n_public % r->n_partitions)
+        return false;
+    size_t per = r->n_public / r->n_partitions;
+    if (per + 1 != pvk.n_ic) return false;
+    for (size_t p = 0; p < r->n_partitions; p++) {
+        czk_proof proof;
+        char msg[256];
+        if (czk_proof_decode(&proof, r->proof + p * CZK_PROOF_BYTES, msg, sizeof msg) != CZK_OK) return false;
+        czk_fr in[16];
+        if (per > 16) return false;
+        for (size_t i = 0; i < per; i++)
+            if (!czk_fr_from_bytes_le(&in[i], r->public_inputs + (p * per + i) * CZK_FR_BYTES)) return false;
+        if (czk_verify(&pvk, &proof, in, per) != CZK_OK) return false;
+    }
+    return true;
+}
+
+static czk_service_job_state await_state(czk_service *s, uint64_t id, bool check_proof) {
+    czk_service_result r;
+    char msg[512] = "";
+    czk_err e = czk_service_await(s, id, WAIT_MS, &r, msg, sizeof msg);
+    CHECK_MSG(e == CZK_OK, "await %llu: %s: %s", (unsigned long long)id, czk_err_str(e), msg);
+    if (check_proof && r.state == CZK_SERVICE_JOB_DONE)
+        CHECK_MSG(verify_result(&r), "job %llu: proof does not verify", (unsigned long long)id);
+    czk_service_job_state st = r.state;
+    czk_service_result_free(&r);
+    return st;
+}
+
+/* ---- the tests --------------------------------------------------------------------- */
+
+static void test_basic(czk_service *s) {
+    char msg[512] = "";
+    uint64_t id = 0, id2 = 0;
+    czk_err e = submit(s, NULL, "demo", "5", CZK_PRIO_NORMAL, &id, msg, sizeof msg);
+    CHECK_MSG(e == CZK_OK && id > 0, "submit: %s: %s", czk_err_str(e), msg);
+    char path[400];
+    snprintf(path, sizeof path, "%s/demo.params", param_cache);
+    struct stat st;
+    CHECK_MSG(stat(path, &st) == 0, "development parameters were not saved to %s", path);
+
+    czk_service_result r;
+    e = czk_service_await(s, id, WAIT_MS, &r, msg, sizeof msg);
+    CHECK_MSG(e == CZK_OK && r.state == CZK_SERVICE_JOB_DONE, "await: %s %d: %s", czk_err_str(e), r.state, msg);
+    CHECK(r.proof_len == CZK_PROOF_BYTES && r.n_partitions == 1 && r.n_public == 1);
+    CHECK(!strcmp(r.circuit_id, "demo"));
+    CHECK_MSG(verify_result(&r), "the proof does not verify");
+    CHECK(r.total_ms >= r.srs_load_ms);
+    uint8_t first[CZK_PROOF_BYTES] = {0};
+    if (r.proof_len == CZK_PROOF_BYTES) memcpy(first, r.proof, CZK_PROOF_BYTES);
+    czk_service_result_free(&r);
+    /* the result stays readable (from the journal), identical */
+    e = czk_service_await(s, id, 0, &r, msg, sizeof msg);
+    CHECK(e == CZK_OK && r.state == CZK_SERVICE_JOB_DONE && r.proof_len == CZK_PROOF_BYTES &&
+          !memcmp(r.proof, first, CZK_PROOF_BYTES));
+    czk_service_result_free(&r);
+
+    /* idempotency */
+    e = submit(s, "req-1", "demo", "7", CZK_PRIO_HIGH, &id, msg, sizeof msg);
+    CHECK_MSG(e == CZK_OK, "submit req-1: %s", msg);
+    e = submit(s, "req-1", "demo", "7", CZK_PRIO_HIGH, &id2, msg, sizeof msg);
+    CHECK_MSG(e == CZK_OK && id2 == id, "resubmit req-1: %s (%llu vs %llu)", czk_err_str(e), (unsigned long long)id2,
+              (unsigned long long)id);
+    e = submit(s, "req-1", "demo", "8", CZK_PRIO_HIGH, &id2, msg, sizeof msg);
+    CHECK_MSG(e == CZK_ERR_MISMATCH, "req-1 with another input: %s", czk_err_str(e));
+    e = submit(s, "req-1", "synthetic-10", "7", CZK_PRIO_HIGH, &id2, msg, sizeof msg);
+    CHECK_MSG(e == CZK_ERR_MISMATCH, "req-1 with another circuit: %s", czk_err_str(e));
+    CHECK(await_state(s, id, true) == CZK_SERVICE_JOB_DONE);
+    e = submit(s, "req-1", "demo", "7", CZK_PRIO_HIGH, &id2, msg, sizeof msg);
+    CHECK_MSG(e == CZK_OK && id2 == id, "resubmit of a finished req-1: %s", czk_err_str(e));
+
+    /* bad requests */
+    CHECK(submit(s, NULL, "no-such-circuit", "1", CZK_PRIO_NORMAL, &id2, msg, sizeof msg) ==
+          CZK_ERR_INVALID_ARGUMENT);
+    CHECK(submit(s, NULL, "demo", "12x", CZK_PRIO_NORMAL, &id2, msg, sizeof msg) == CZK_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(msg, "digit") != NULL);
+    CHECK(submit(s, NULL, "demo", "", CZK_PRIO_NORMAL, &id2, msg, sizeof msg) == CZK_ERR_INVALID_ARGUMENT);
+    CHECK(submit(s, NULL, "demo", "99999999999999999999", CZK_PRIO_NORMAL, &id2, msg, sizeof msg) ==
+          CZK_ERR_INVALID_ARGUMENT);
+    CHECK(submit(s, NULL, "demo", "1", (czk_priority)9, &id2, msg, sizeof msg) == CZK_ERR_INVALID_ARGUMENT);
+
+    /* unknown ids, cancel of an ended job */
+    bool wr = true;
+    CHECK(czk_service_await(s, 999999, 0, &r, msg, sizeof msg) == CZK_ERR_NOT_FOUND);
+    CHECK(czk_service_cancel(s, 999999, &wr, msg, sizeof msg) == CZK_ERR_NOT_FOUND);
+    CHECK(czk_service_cancel(s, id, &wr, msg, sizeof msg) == CZK_OK && !wr);
+    CHECK(await_state(s, id, false) == CZK_SERVICE_JOB_DONE);
+
+    /* preload of a resident circuit */
+    bool already = false;
+    uint64_t ms = 0;
+    CHECK(czk_service_preload(s, "demo", &already, &ms, msg, sizeof msg) == CZK_OK && already);
+    CHECK(czk_service_preload(s, "nope", &already, &ms, msg, sizeof msg) == CZK_ERR_INVALID_ARGUMENT);
+}
+
+/* Jobs held by the gate: cancel, queue limit, evict refused. Returns the ids
+ * of the 8 jobs (jobs[0] running and cancelled, jobs[7] cancelled). */
+static void test_held(czk_service *s, uint64_t jobs[8]) {
+    char msg[512] = "";
+    gate_set(false);
+    czk_err e = submit(s, NULL, "demo", "100", CZK_PRIO_NORMAL, &jobs[0], msg, sizeof msg);
+    CHECK_MSG(e == CZK_OK, "submit: %s", msg);
+    gate_wait_waiting(1); /* job 0 is inside start */
+    for (int i = 1; i < 8; i++) {
+        char seed[16];
+        snprintf(seed, sizeof seed, "%d", 100 + i);
+        e = submit(s, NULL, "demo", seed, CZK_PRIO_NORMAL, &jobs[i], msg, sizeof msg);
+        CHECK_MSG(e == CZK_OK, "submit %d: %s", i, msg);
+    }
+    uint64_t extra;
+    e = submit(s, NULL, "demo", "200", CZK_PRIO_NORMAL, &extra, msg, sizeof msg);
+    CHECK_MSG(e == CZK_ERR_BUSY, "submit over the queue limit: %s", czk_err_str(e));
+
+    bool was = true;
+    uint64_t freed = 1;
+    e = czk_service_evict(s, "demo", &was, &freed, msg, sizeof msg);
+    CHECK_MSG(e == CZK_ERR_BUSY, "evict in use: %s", czk_err_str(e));
+
+    czk_service_status st;
+    CHECK(czk_service_status_get(s, &st) == CZK_OK);
+    CHECK(st.jobs_pending == 8 && st.n_jobs == 8 && st.jobs && st.jobs[0].job_id == jobs[0]);
+    if (st.n_jobs == 8) CHECK(st.jobs[0].status == CZK_JOB_RUNNING && st.jobs[7].status == CZK_JOB_QUEUED);
+    CHECK(st.n_srs == 1 && st.srs && st.srs[0].ref_count == 8 && st.srs[0].size_bytes > 0);
+    czk_service_status_free(&st);
+    char *json = czk_service_status_json(s);
+    CHECK(json && strstr(json, "\"active\":[{\"job_id\":"));
+    free(json);
+
+    czk_service_result r;
+    e = czk_service_await(s, jobs[0], 0, &r, msg, sizeof msg);
+    CHECK(e == CZK_ERR_TIMEOUT && r.state == CZK_SERVICE_JOB_PENDING);
+    czk_service_result_free(&r);
+
+    /* cancel a queued job: it ends at once */
+    e = czk_service_cancel(s, jobs[7], &was, msg, sizeof msg);
+    CHECK_MSG(e == CZK_OK && !was, "cancel queued: %s", czk_err_str(e));
+    CHECK(await_state(s, jobs[7], false) == CZK_SERVICE_JOB_CANCELLED);
+    /* cancel the running one: it ends at its next stage boundary */
+    e = czk_service_cancel(s, jobs[0], &was, msg, sizeof msg);
+    CHECK_MSG(e == CZK_OK && was, "cancel running: %s was_running %d", czk_err_str(e), was);
+}
+
+static czk_service *open_service(size_t queue_limit) { return open_service_at(state_dir, queue_limit); }
+
+/* A child process submits jobs in a loop and reports each id once its
+ * submit returned; it is killed with SIGKILL. Runs before this process has
+ * threads. Returns the ids reported (malloc'd). */
+static uint64_t *crash_child(size_t *n) {
+    *n = 0;
+    int fds[2];
+    if (pipe(fds) != 0) return NULL;
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fds[0]);
+        czk_service *s = open_service_at(crash_dir, 1024);
+        if (!s) _exit(3);
+        for (unsigned i = 0;; i++) {
+            char seed[16], msg[256];
+            uint64_t id;
+            snprintf(seed, sizeof seed, "%u", 500 + i);
+            if (submit(s, NULL, "demo", seed, (czk_priority)(i % 4), &id, msg, sizeof msg) != CZK_OK) _exit(4);
+            if (write(fds[1], &id, sizeof id) != (ssize_t)sizeof id) _exit(5);
+        }
+    }
+    close(fds[1]);
+    size_t cap = 64;
+    uint64_t *ids = malloc(cap * sizeof *ids), id;
+    while (*n < 12 && read(fds[0], &id, sizeof id) == (ssize_t)sizeof id) ids[(*n)++] = id;
+    kill(pid, SIGKILL);
+    while (read(fds[0], &id, sizeof id) == (ssize_t)sizeof id) {
+        if (*n == cap) ids = realloc(ids, (cap *= 2) * sizeof *ids);
+        ids[(*n)++] = id;
+    }
+    close(fds[0]);
+    int status;
+    waitpid(pid, &status, 0);
+    CHECK_MSG(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL, "the child ended otherwise (%d)", status);
+    return ids;
+}
+
+typedef struct {
+    czk_service *s;
+} closer;
+
+/* Threads submitting and awaiting at once; all of them also submit one
+ * shared request id, which must name one job. */
+typedef struct {
+    czk_service *s;
+    int t;
+    uint64_t dup_id;
+    int done;
+} worker;
+
+static void *worker_main(void *arg) {
+    worker *w = arg;
+    char msg[512];
+    uint64_t ids[4];
+    for (int i = 0; i < 4; i++) {
+        char rid[32], seed[16];
+        snprintf(rid, sizeof rid, "w%d-%d", w->t, i);
+        snprintf(seed, sizeof seed, "%d", 1000 + w->t * 10 + i);
+        czk_err e = submit(w->s, rid, "demo", seed, (czk_priority)(i % 4), &ids[i], msg, sizeof msg);
+        if (e == CZK_OK && i == 1) e = submit(w->s, "shared", "demo", "77", CZK_PRIO_HIGH, &w->dup_id, msg, sizeof msg);
+        if (e != CZK_OK) {
+            fprintf(stderr, "thread %d: submit %d: %s: %s\n", w->t, i, czk_err_str(e), msg);
+            return NULL;
+        }
+    }
+    for (int i = 0; i < 4; i++) {
+        czk_service_result r;
+        if (czk_service_await(w->s, ids[i], WAIT_MS, &r, msg, sizeof msg) == CZK_OK &&
+            r.state == CZK_SERVICE_JOB_DONE && verify_result(&r))
+            w->done++;
+        czk_service_result_free(&r);
+    }
+    return NULL;
+}
+
+static void test_concurrent(czk_service *s) {
+    enum { T = 4 };
+    pthread_t th[T];
+    worker w[T];
+    for (int t = 0; t < T; t++) {
+        w[t] = (worker){s, t, 0, 0};
+        pthread_create(&th[t], NULL, worker_main, &w[t]);
+    }
+    for (int t = 0; t < T; t++) pthread_join(th[t], NULL);
+    for (int t = 0; t < T; t++) {
+        CHECK_MSG(w[t].done == 4, "thread %d: %d of 4 jobs done", t, w[t].done);
+        CHECK_MSG(w[t].dup_id != 0 && w[t].dup_id == w[0].dup_id, "thread %d: shared request id gave job %llu, not %llu",
+                  t, (unsigned long long)w[t].dup_id, (unsigned long long)w[0].dup_id);
+    }
+    CHECK(await_state(s, w[0].dup_id, true) == CZK_SERVICE_JOB_DONE);
+}
+
+static void *close_main(void *arg) {
+    closer *c = arg;
+    gate_set(true);
+    czk_service_close(c->s);
+    return NULL;
+}
+
+int main(void) {
+    czk_log_set_level(getenv("CZK_TEST_VERBOSE") ? CZK_LOG_DEBUG : CZK_LOG_WARN);
+    const char *tmp = getenv("TMPDIR");
+    snprintf(root, sizeof root, "%s/czk-service-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(root)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    snprintf(state_dir, sizeof state_dir, "%s/state", root);
+    snprintf(param_cache, sizeof param_cache, "%s/params", root);
+    snprintf(crash_dir, sizeof crash_dir, "%s/crash", root);
+    if (czk_backend_cpu_open(&cpu_be, NULL) != CZK_OK) return 1;
+    size_t n_crash = 0;
+    uint64_t *crash_ids = crash_child(&n_crash);
+    CHECK(crash_ids && n_crash >= 12);
+
+    czk_service *s = open_service(8);
+    if (!s) return test_finish("service");
+    test_basic(s);
+    uint64_t jobs[8] = {0};
+    test_held(s, jobs);
+
+    /* close while jobs are held: the gate opens as close begins, so a few
+     * may finish; the rest stay pending in the journal */
+    closer c = {s};
+    pthread_t t;
+    pthread_create(&t, NULL, close_main, &c);
+    pthread_join(t, NULL);
+    czk_journal *j = NULL;
+    char msg[512];
+    CHECK(czk_journal_open(&j, state_dir, msg, sizeof msg) == CZK_OK);
+    czk_journal_counts before = {0};
+    if (j) czk_journal_get_counts(j, &before);
+    czk_journal_close(j);
+    CHECK_MSG(before.pending >= 1, "nothing left unfinished by the close (%llu pending)",
+              (unsigned long long)before.pending);
+    printf("service: %llu job(s) left pending by close\n", (unsigned long long)before.pending);
+
+    s = open_service(32);
+    if (!s) return test_finish("service");
+    CHECK(await_state(s, jobs[0], false) == CZK_SERVICE_JOB_CANCELLED);
+    CHECK(await_state(s, jobs[7], false) == CZK_SERVICE_JOB_CANCELLED);
+    for (int i = 1; i < 7; i++) CHECK_MSG(await_state(s, jobs[i], true) == CZK_SERVICE_JOB_DONE, "job %d", i);
+    czk_service_status st;
+    CHECK(czk_service_status_get(s, &st) == CZK_OK);
+    /* each job ended exactly once: 2 done before, 6 done and 2 cancelled now */
+    CHECK_MSG(st.jobs_completed == 8 && st.jobs_cancelled == 2 && st.jobs_failed == 0 && st.jobs_pending == 0,
+              "completed %llu cancelled %llu failed %llu pending %llu", (unsigned long long)st.jobs_completed,
+              (unsigned long long)st.jobs_cancelled, (unsigned long long)st.jobs_failed,
+              (unsigned long long)st.jobs_pending);
+    czk_service_status_free(&st);
+
+    /* evict, now that nothing uses it; then load again */
+    bool was = false, already = true;
+    uint64_t freed = 0, ms = 0;
+    CHECK(czk_service_evict(s, "demo", &was, &freed, msg, sizeof msg) == CZK_OK && was && freed > 0);
+    CHECK(czk_service_evict(s, "demo", &was, &freed, msg, sizeof msg) == CZK_OK && !was && freed == 0);
+    CHECK(czk_service_preload(s, "demo", &already, &ms, msg, sizeof msg) == CZK_OK && !already);
+    uint64_t id;
+    CHECK(submit(s, NULL, "demo", "42", CZK_PRIO_LOW, &id, msg, sizeof msg) == CZK_OK);
+    CHECK(await_state(s, id, true) == CZK_SERVICE_JOB_DONE);
+    test_concurrent(s);
+    CHECK(czk_service_status_get(s, &st) == CZK_OK);
+    CHECK_MSG(st.jobs_completed == 8 + 1 + 16 + 1 && st.jobs_pending == 0, "completed %llu",
+              (unsigned long long)st.jobs_completed);
+    czk_service_status_free(&st);
+    czk_service_stop_accepting(s);
+    CHECK(submit(s, NULL, "demo", "43", CZK_PRIO_LOW, &id, msg, sizeof msg) == CZK_ERR_SHUTDOWN);
+    czk_service_close(s);
+
+    /* after the SIGKILL: every job whose submit returned is there and ends
+     * (re-queued when it had not) with a valid proof */
+    s = open_service_at(crash_dir, 1024);
+    if (s) {
+        for (size_t i = 0; i < n_crash; i++)
+            CHECK_MSG(await_state(s, crash_ids[i], true) == CZK_SERVICE_JOB_DONE, "job %llu of the killed child",
+                      (unsigned long long)crash_ids[i]);
+        czk_service_close(s);
+    }
+    printf("service: %zu jobs of a child killed with SIGKILL all proved after the reopen\n", n_crash);
+    free(crash_ids);
+
+    if (have_vk) czk_prepared_vk_free(&pvk);
+    czk_backend_close(cpu_be);
+    if (!test_failures) nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+    return test_finish("service");
+}
