@@ -12,7 +12,11 @@
  * memory), and resident bases with scalars from pinned host memory; median,
  * min and max of 3 runs after one warm-up. The bases are 2^16 distinct
  * points repeated; after each size one more run prints its stage times
- * (CZK_GPU_MSM_PROFILE). --msm (last argument): only the MSM rows.
+ * (CZK_GPU_MSM_PROFILE). G2 MSM (czk_gpu_msm_g2_resident) at 2^20 … 2^25
+ * (2^20, 2^22 with --quick): resident bases (2^16 distinct points
+ * repeated), random scalars from pinned host memory, median, min and max of
+ * 5 runs after one warm-up, then one profiled run. --msm: only the MSM rows
+ * (G1 and G2); --g2: only the G2 MSM rows.
  * Prints "no GPU" and exits 0 without a device. CSV: bench/results/gpu.csv. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,11 +24,13 @@
 
 #include "bench.h"
 #include "czk/g1.h"
+#include "czk/g2.h"
 #include "czk/gpu.h"
 #include "czk/poly.h"
 
 #define REPS 5
 #define MSM_REPS 3
+#define G2_REPS 5
 
 #ifdef CZK_HAVE_CUDA
 #include <cuda_runtime_api.h>
@@ -84,6 +90,7 @@ typedef struct {
     czk_gpu *g;
     const czk_g1_affine *bases;
     const czk_gpu_g1_bases *resident;
+    const czk_gpu_g2_bases *resident2; /* set: the G2 MSM */
     const czk_fr *scalars;
     size_t n;
 } msm_ctx;
@@ -91,24 +98,27 @@ typedef struct {
 static int msm_once(msm_ctx *x) {
     char msg[256] = "";
     czk_g1 r;
-    czk_err e = x->resident ? czk_gpu_msm_g1_resident(x->g, &r, x->resident, x->scalars, x->n, NULL, msg, sizeof msg)
-                            : czk_gpu_msm_g1(x->g, &r, x->bases, x->scalars, x->n, NULL, msg, sizeof msg);
+    czk_g2 r2;
+    czk_err e = x->resident2 ? czk_gpu_msm_g2_resident(x->g, &r2, x->resident2, x->scalars, x->n, NULL, msg, sizeof msg)
+                : x->resident ? czk_gpu_msm_g1_resident(x->g, &r, x->resident, x->scalars, x->n, NULL, msg, sizeof msg)
+                              : czk_gpu_msm_g1(x->g, &r, x->bases, x->scalars, x->n, NULL, msg, sizeof msg);
     if (e != CZK_OK) fprintf(stderr, "bench_gpu: %s\n", msg);
     return e == CZK_OK ? 0 : 1;
 }
 
 static int msm_measure(msm_ctx *x, const char *label, unsigned lg, double anchor_ms) {
-    double s[MSM_REPS];
+    double s[G2_REPS > MSM_REPS ? G2_REPS : MSM_REPS];
+    const int reps = x->resident2 ? G2_REPS : MSM_REPS;
     if (msm_once(x)) return 1;
-    for (int i = 0; i < MSM_REPS; i++) {
+    for (int i = 0; i < reps; i++) {
         double t0 = bench_now_ns();
         if (msm_once(x)) return 1;
         s[i] = bench_now_ns() - t0;
     }
-    qsort(s, MSM_REPS, sizeof s[0], bench_cmp_double);
+    qsort(s, (size_t)reps, sizeof s[0], bench_cmp_double);
     char *name = names[name_i++ % 64];
     snprintf(name, sizeof names[0], "%s 2^%u", label, lg);
-    bench_result r = {name, s[MSM_REPS / 2], s[0], s[MSM_REPS - 1], 1, MSM_REPS};
+    bench_result r = {name, s[reps / 2], s[0], s[reps - 1], 1, reps};
     bench_print(&r, anchor_ms * 1e6);
     bench_csv_row(csv, &r, anchor_ms * 1e6);
     return 0;
@@ -147,7 +157,7 @@ static int bench_msm(czk_gpu *g, int quick) {
         rc = 1;
     }
     for (unsigned lg = 20; lg <= top && !rc; lg += 2) {
-        msm_ctx x = {g, bases, NULL, scalars, (size_t)1 << lg};
+        msm_ctx x = {g, bases, NULL, NULL, scalars, (size_t)1 << lg};
         rc = msm_measure(&x, "msm g1 (upload all)", lg, 0);
         if (rc) break;
         x.resident = res;
@@ -167,6 +177,61 @@ static int bench_msm(czk_gpu *g, int quick) {
     return rc;
 }
 
+/* G2 MSM rows: resident bases, pinned random scalars. The bases are 2^16
+ * distinct points P + i·Q repeated (6 GiB of host memory at 2^25). */
+static int bench_msm_g2(czk_gpu *g, int quick) {
+    const unsigned top = quick ? 22 : 25;
+    const size_t nmax = (size_t)1 << top, distinct = (size_t)1 << 16;
+    czk_g2_affine *bases = malloc(nmax * sizeof *bases);
+    czk_g2 *jac = malloc(distinct * sizeof *jac);
+    czk_fr *scalars = malloc(nmax * sizeof *scalars);
+    if (!bases || !jac || !scalars) {
+        fprintf(stderr, "bench_gpu: out of host memory for the G2 rows\n");
+        free(bases), free(jac), free(scalars);
+        return 1;
+    }
+    czk_g2 p, q;
+    czk_g2_from_affine(&p, &CZK_G2_GENERATOR);
+    czk_g2_dbl(&q, &p);
+    for (size_t i = 0; i < distinct; i++) {
+        jac[i] = p;
+        czk_g2_add(&p, &p, &q);
+    }
+    czk_g2_batch_to_affine(bases, jac, distinct);
+    for (size_t i = distinct; i < nmax; i *= 2) memcpy(bases + i, bases, (nmax - i < i ? nmax - i : i) * sizeof *bases);
+    free(jac);
+    fill(scalars, nmax, 0x5851f42d4c957f2dull);
+    int pinned = 0;
+#ifdef CZK_HAVE_CUDA
+    pinned = cudaHostRegister(scalars, nmax * sizeof *scalars, cudaHostRegisterDefault) == cudaSuccess;
+    if (!pinned) (void)cudaGetLastError();
+#endif
+    char msg[256] = "";
+    czk_gpu_g2_bases *res = NULL;
+    int rc = 0;
+    if (czk_gpu_g2_bases_upload(g, bases, nmax, &res, msg, sizeof msg) != CZK_OK) {
+        fprintf(stderr, "bench_gpu: %s\n", msg);
+        rc = 1;
+    }
+    free(bases); /* resident now */
+    for (unsigned lg = 20; lg <= top && !rc; lg++) {
+        if (quick && lg % 2) continue;
+        msm_ctx x = {g, NULL, NULL, res, scalars, (size_t)1 << lg};
+        rc = msm_measure(&x, pinned ? "msm g2 (resident, pinned)" : "msm g2 (resident)", lg, 0);
+        if (!rc) { /* one more run that prints its stage times */
+            setenv("CZK_GPU_MSM_PROFILE", "1", 1);
+            rc = msm_once(&x);
+            unsetenv("CZK_GPU_MSM_PROFILE");
+        }
+    }
+    czk_gpu_g2_bases_free(res);
+#ifdef CZK_HAVE_CUDA
+    if (pinned) cudaHostUnregister(scalars);
+#endif
+    free(scalars);
+    return rc;
+}
+
 /* sppark on an H200 (issue C): forward, inverse, coset at 2^24, 2^26, 2^27 */
 static double anchor(int op, unsigned lg) {
     if (op == 0) return lg == 24 ? 4.7 : lg == 26 ? 23.8 : lg == 27 ? 44.4 : 0;
@@ -180,9 +245,16 @@ int main(int argc, char **argv) {
         printf("bench_gpu: no GPU\n");
         return 0;
     }
-    int quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
-    /* --msm: only the MSM rows */
-    int msm_only = argc > 1 && strcmp(argv[argc - 1], "--msm") == 0;
+    int quick = 0, msm_only = 0, g2_only = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--quick") == 0) quick = 1;
+        else if (strcmp(argv[i], "--msm") == 0) msm_only = 1; /* only the MSM rows */
+        else if (strcmp(argv[i], "--g2") == 0) msm_only = g2_only = 1; /* only the G2 MSM rows */
+        else {
+            fprintf(stderr, "usage: bench_gpu [--quick] [--msm | --g2]\n");
+            return 2;
+        }
+    }
     static const unsigned full[] = {27, 26, 24, 22, 20}, small[] = {22, 20};
     const unsigned *lgs = quick ? small : full;
     size_t nlg = quick ? 2 : 5, nmax = (size_t)1 << lgs[0];
@@ -196,7 +268,7 @@ int main(int argc, char **argv) {
     printf("GPU: %s\n", czk_gpu_describe(x.g));
     csv = bench_csv_open("gpu.csv");
     if (csv) fprintf(csv, "# GPU: %s\n", czk_gpu_describe(x.g));
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < 3 && !msm_only; k++) { /* the NTT rows' data */
         x.h[k] = malloc(nmax * sizeof(czk_fr));
         if (!x.h[k]) return 1;
         fill(x.h[k], nmax, 0x9e3779b97f4a7c15ull * (uint64_t)(k + 1));
@@ -248,7 +320,8 @@ int main(int argc, char **argv) {
         czk_gpu_vec_free(x.v[k]);
         free(x.h[k]);
     }
-    if (!rc) rc = bench_msm(x.g, quick);
+    if (!rc && !g2_only) rc = bench_msm(x.g, quick);
+    if (!rc) rc = bench_msm_g2(x.g, quick);
     czk_gpu_close(x.g);
     if (csv) fclose(csv);
     return rc;

@@ -2,7 +2,8 @@
 # czk — the GPU machine's whole job in one call: build (scripts/device-build),
 # the GPU tests, then bench_gpu. Logs and the CSV go to $OUT (or
 # bench/results when OUT is unset). Pass --quick to bench only 2^20, 2^22
-# (NTT, H, and the G1 MSM rows), --msm for the MSM rows only.
+# (NTT, H, and the G1 and G2 MSM rows), --msm for the MSM rows only (G1 and
+# G2), --g2 for the G2 MSM rows only (2^20 … 2^25).
 #   device run: set -o pipefail; sh bench/gpu.sh 2>&1 | tee $OUT/log
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)

@@ -22,6 +22,9 @@ typedef struct {
     /* consumes p, also on error */
     czk_err (*finish)(czk_backend *be, czk_backend_pending *p, czk_proof *out, char *msg, size_t msglen);
     void (*destroy)(czk_backend *be, czk_backend_pending *p);
+    /* params are about to be freed: drop anything kept for them (the CUDA
+     * backend's resident bases). NULL when the backend keeps nothing. */
+    void (*forget)(czk_backend *be, const czk_params *params);
     void (*close)(czk_backend *be);
 } czk_backend_ops;
 
@@ -33,6 +36,50 @@ struct czk_backend {
 /* The CPU backend: czk_prove_start / czk_prove_finish on pool (NULL: the
  * calling thread). */
 czk_err czk_backend_cpu_open(czk_backend **out, czk_pool *pool);
+
+/* The CUDA backend on one device. start runs under the device's lock (one
+ * per ordinal, shared by every backend of the process): a, b, c go to the
+ * device through pinned staging buffers (their host buffers are freed as
+ * soon as each is on the device), H by NTTs, then the H, L, A and B G1 MSMs
+ * (and B in G2 when g2 is CZK_G2_GPU) over bases uploaded once per params
+ * and kept resident until forget; the host work of the final MSM reductions
+ * runs outside the lock. finish does B in G2 on the CPU when g2 is
+ * CZK_G2_CPU, then the assembly. A device out-of-memory fails the
+ * partition with CZK_ERR_NO_MEMORY and a message; nothing leaks. Where the
+ * bases do not fit next to a partition's working set they are uploaded for
+ * each MSM instead of kept.
+ * Without CUDA or a device: CZK_ERR_UNSUPPORTED. */
+typedef enum { CZK_G2_GPU = 0, CZK_G2_CPU } czk_g2_where;
+typedef struct {
+    int ordinal;          /* the device */
+    size_t mem_cap_bytes; /* 0: the device's free memory (see czk_gpu_open) */
+    czk_g2_where g2;      /* where B in G2 runs (default: the GPU) */
+    czk_pool *pool;       /* host threads for CPU B in G2 and the assembly (NULL: the caller) */
+} czk_backend_cuda_config;
+
+czk_err czk_backend_cuda_open(czk_backend **out, const czk_backend_cuda_config *cfg, char *msg, size_t msglen);
+
+/* Seconds spent in start by stage, summed over partitions (for benchmarks
+ * and status). The stages run one after the other under the device lock,
+ * except that the uploads of a, b, c overlap the NTTs (abc_h_s covers both). */
+typedef struct {
+    unsigned long partitions;
+    double lock_wait_s; /* waiting for the device lock */
+    double bases_s;     /* uploading resident bases (first partition of a params) */
+    double abc_h_s;     /* staging a, b, c to the device and H by NTTs */
+    double msm_h_s;     /* the H MSM */
+    double witness_s;   /* staging the witness */
+    double msm_g1_s;    /* L, A and B in G1 */
+    double msm_g2_s;    /* B in G2 (0 when it runs on the CPU) */
+    double start_s;     /* the whole of start */
+} czk_backend_cuda_timings;
+
+/* Zeroes for a backend that is not the CUDA one. */
+void czk_backend_cuda_timings_get(czk_backend *be, czk_backend_cuda_timings *out);
+/* "NVIDIA H200 (sm_90, 139 GiB)"; "" for another backend. */
+const char *czk_backend_cuda_describe(czk_backend *be);
+/* Bytes the backend holds on its device (resident bases, tables). */
+size_t czk_backend_cuda_mem_used(czk_backend *be);
 
 static inline const char *czk_backend_name(const czk_backend *be) { return be->ops->name; }
 static inline czk_err czk_backend_start(czk_backend *be, czk_backend_pending **out, const czk_params *params,
@@ -49,6 +96,9 @@ static inline czk_err czk_backend_finish(czk_backend *be, czk_backend_pending *p
 }
 static inline void czk_backend_destroy(czk_backend *be, czk_backend_pending *p) {
     if (p) be->ops->destroy(be, p);
+}
+static inline void czk_backend_forget(czk_backend *be, const czk_params *params) {
+    if (be && be->ops->forget) be->ops->forget(be, params);
 }
 static inline void czk_backend_close(czk_backend *be) {
     if (be) be->ops->close(be);

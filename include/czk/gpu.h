@@ -12,6 +12,7 @@
 #include "czk/bitmap.h"
 #include "czk/fr.h"
 #include "czk/g1.h"
+#include "czk/g2.h"
 #include "czk/poly.h"
 
 typedef struct czk_gpu czk_gpu;
@@ -73,9 +74,9 @@ czk_err czk_gpu_poly_h_vec(czk_gpu *g, const czk_domain *d, czk_gpu_vec *a, czk_
  * equal to one summed apart; the last bucket reduction and the Horner over
  * windows run on the host (a few thousand Jacobian additions).
  * Device memory for m participating scalars: 32 n (the uploaded scalars,
- * freed after the first kernel) + 49 m bytes + partial sums (96 m bytes
- * below 2^19 scalars, 48 MiB from 2^19 to 2^25, 1.5 m above) + 12 MiB of
- * buckets,
+ * freed after the first kernel) + 49 m bytes + CUB's sort space (about
+ * 8 m) + partial sums (144 m bytes below 2^19 scalars, 72 MiB from 2^19 to
+ * 2^25, 2.25 m above) + buckets (96 MiB from 2^19 scalars on, less below),
  * plus 96 m for the bases when they are uploaded by the call.
  * Errors: CZK_ERR_INVALID_ARGUMENT as czk_msm_g1 (and m >= 2^31);
  * CZK_ERR_NO_MEMORY over the cap or when the device is full, with nothing
@@ -92,6 +93,35 @@ void czk_gpu_g1_bases_free(czk_gpu_g1_bases *b);
 /* czk_gpu_msm_g1 with resident bases (the density-packed array; it must hold
  * at least the number of participating scalars). */
 czk_err czk_gpu_msm_g1_resident(czk_gpu *g, czk_g1 *r, const czk_gpu_g1_bases *bases, const czk_fr *scalars,
+                                size_t n, const czk_bitmap *density, char *msg, size_t msglen);
+
+/* ---- G2 multi-scalar multiplication ------------------------------------------
+ * czk_msm_g2 on the device, the same contract as czk_gpu_msm_g1 (layout,
+ * byte-identical affine result, errors): the same Pippenger pipeline over
+ * G2 (XYZZ buckets over Fp2, Karatsuba multiplications on the device, the
+ * last reduction with czk_g2_add / czk_g2_dbl on the host).
+ * Device memory for m participating scalars: 32 n (the uploaded scalars,
+ * freed after the first kernel) + 49 m bytes + CUB's sort space (about
+ * 8 m) + partial sums (288 m bytes below 2^19 scalars, 144 MiB from 2^19
+ * to 2^25, 4.5 m above) + buckets and window sums (204 MiB from 2^19
+ * scalars on, less below), plus 192 m for the bases when they are uploaded
+ * by the call: at 2^25 scalars, about 2.2 GiB besides the 6 GiB of
+ * resident bases.
+ * Errors: CZK_ERR_INVALID_ARGUMENT as czk_msm_g2 (and m >= 2^31);
+ * CZK_ERR_NO_MEMORY over the cap or when the device is full, with nothing
+ * left allocated; r is untouched on error. */
+czk_err czk_gpu_msm_g2(czk_gpu *g, czk_g2 *r, const czk_g2_affine *bases, const czk_fr *scalars, size_t n,
+                       const czk_bitmap *density, char *msg, size_t msglen);
+
+/* Device-resident G2 bases (192 bytes each), allocated against g's cap;
+ * free with czk_gpu_g2_bases_free (NULL ignored). */
+typedef struct czk_gpu_g2_bases czk_gpu_g2_bases;
+czk_err czk_gpu_g2_bases_upload(czk_gpu *g, const czk_g2_affine *bases, size_t count, czk_gpu_g2_bases **out,
+                                char *msg, size_t msglen);
+void czk_gpu_g2_bases_free(czk_gpu_g2_bases *b);
+/* czk_gpu_msm_g2 with resident bases (the density-packed array; it must hold
+ * at least the number of participating scalars). */
+czk_err czk_gpu_msm_g2_resident(czk_gpu *g, czk_g2 *r, const czk_gpu_g2_bases *bases, const czk_fr *scalars,
                                 size_t n, const czk_bitmap *density, char *msg, size_t msglen);
 
 #endif

@@ -108,6 +108,31 @@ void czk_pending_destroy(czk_pending *p);
 czk_err czk_prove(czk_proof *out, const czk_params *params, czk_assignment *asg, const czk_fr *r, const czk_fr *s,
                   czk_pool *pool, char *msg, size_t msglen);
 
+/* ---- pieces for other prover backends (the CUDA backend) ------------------- */
+
+/* Validates an assignment against the parameters as czk_prove_start does
+ * (counts, densities against the query lengths, a usable delta) and gives
+ * the evaluation domain's size. Errors as czk_prove_start's, with a message;
+ * the assignment is left untouched. */
+czk_err czk_prove_check(const czk_params *params, const czk_assignment *asg, size_t *domain_n, char *msg,
+                        size_t msglen);
+/* Frees every buffer of the assignment and sets the pointers to NULL. */
+void czk_assignment_release(czk_assignment *asg);
+
+/* The five multi-scalar products of a proof. */
+typedef struct {
+    czk_g1 a;    /* w·a (inputs full, aux by the a_aux density) */
+    czk_g1 b_g1; /* w·b_g1 (by the b densities) */
+    czk_g1 h;    /* H·h */
+    czk_g1 l;    /* aux·l */
+    czk_g2 b_g2; /* w·b_g2 (by the b densities) */
+} czk_prove_sums;
+
+/* bellperson's assembly of A, B, C from the sums, r and s (what
+ * czk_prove_finish does after B in G2): a few scalar multiplications. */
+void czk_prove_assemble(czk_proof *out, const czk_vk *vk, const czk_prove_sums *sums, const czk_fr *r,
+                        const czk_fr *s);
+
 /* ---- verification ------------------------------------------------------------ */
 
 typedef struct {

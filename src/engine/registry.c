@@ -79,7 +79,7 @@ eng_circuit *eng_circuit_find(czk_engine *e, const char *id) {
 
 /* Frees c's memory, then gives its charge back. */
 void eng_circuit_free(czk_engine *e, eng_circuit *c) {
-    (void)e;
+    czk_backend_forget(e->backend, &c->params);
     czk_prepared_vk_free(&c->pvk);
     czk_prover_key_free(&c->key);
     czk_params_free(&c->params);

@@ -12,6 +12,7 @@
 
 #include "czk/gpu.h"
 #include "gpu_internal.h"
+#include "gpu_stage.h"
 
 struct czk_gpu {
     int ordinal;
@@ -27,6 +28,13 @@ struct czk_gpu {
     unsigned cs_log, cs_s;
     size_t cs_lo_len, cs_hi_len;
     unsigned dif_max; /* largest k of a pass (CZK_GPU_NTT_K, default 9) */
+    /* staged uploads (gpu_stage.h): two pinned host buffers and a copy stream,
+     * made at the first staged upload */
+    cudaStream_t copy;
+    void *pin[2];
+    cudaEvent_t pin_ev[2];
+    cudaEvent_t up_ev;
+    int staged_ready;
 };
 
 struct czk_gpu_vec {
@@ -143,10 +151,23 @@ czk_err czk_gpu_open(czk_gpu **out, int ordinal, size_t mem_cap_bytes, char *msg
     return CZK_OK;
 }
 
+static void staged_free(czk_gpu *g) {
+    if (!g->staged_ready) return;
+    cudaStreamSynchronize(g->copy);
+    for (int k = 0; k < 2; k++) {
+        cudaFreeHost(g->pin[k]);
+        cudaEventDestroy(g->pin_ev[k]);
+    }
+    cudaEventDestroy(g->up_ev);
+    cudaStreamDestroy(g->copy);
+    g->staged_ready = 0;
+}
+
 void czk_gpu_close(czk_gpu *g) {
     if (!g) return;
     cudaSetDevice(g->ordinal);
     cudaStreamSynchronize(g->stream);
+    staged_free(g);
     dev_free(g, g->tw, g->tw_bytes);
     dev_free(g, g->cs, g->cs_bytes);
     cudaStreamDestroy(g->stream);
@@ -451,4 +472,144 @@ czk_err czk_gpu_poly_h(czk_gpu *g, const czk_domain *d, czk_fr *a, const czk_fr 
     if (e == CZK_OK) e = czk_gpu_vec_download(v[0], a, msg, msglen);
     for (int k = 0; k < 3; k++) czk_gpu_vec_free(v[k]);
     return e;
+}
+
+/* ---- staged uploads and H from host vectors (gpu_stage.h) --------------------- */
+
+void *czk_gpu_vec_ptr(czk_gpu_vec *v) { return v ? v->p : NULL; }
+
+static czk_err staged_init(czk_gpu *g, char *msg, size_t msglen) {
+    if (g->staged_ready) return CZK_OK;
+    memset(g->pin, 0, sizeof g->pin);
+    cudaError_t ce = cudaStreamCreateWithFlags(&g->copy, cudaStreamNonBlocking);
+    if (ce != cudaSuccess) {
+        (void)cudaGetLastError();
+        return cuda_fail(ce, "cudaStreamCreate (copies)", msg, msglen);
+    }
+    int made_ev = 0;
+    for (int k = 0; k < 2 && ce == cudaSuccess; k++) {
+        ce = cudaHostAlloc(&g->pin[k], CZK_GPU_STAGE_BYTES, cudaHostAllocDefault);
+        if (ce == cudaSuccess) ce = cudaEventCreateWithFlags(&g->pin_ev[k], cudaEventDisableTiming);
+        if (ce == cudaSuccess) made_ev++;
+    }
+    if (ce == cudaSuccess) ce = cudaEventCreateWithFlags(&g->up_ev, cudaEventDisableTiming);
+    if (ce != cudaSuccess) {
+        (void)cudaGetLastError();
+        for (int k = 0; k < 2; k++)
+            if (g->pin[k]) cudaFreeHost(g->pin[k]);
+        for (int k = 0; k < made_ev; k++) cudaEventDestroy(g->pin_ev[k]);
+        cudaStreamDestroy(g->copy);
+        return cuda_fail(ce, "pinned staging buffers", msg, msglen);
+    }
+    g->staged_ready = 1;
+    return CZK_OK;
+}
+
+/* Copies bytes from pageable src to device dst in chunks through the two
+ * pinned buffers on the copy stream: the memcpy of chunk i+1 runs while the
+ * DMA of chunk i does. Returns when the last chunk was handed to the DMA
+ * engine (src may then be freed); up_ev marks its completion. */
+typedef struct {
+    char *dst;
+    const char *src;
+} copy_job;
+
+static void copy_part(void *ctx, size_t begin, size_t end, int worker) {
+    (void)worker;
+    copy_job *j = ctx;
+    memcpy(j->dst + begin, j->src + begin, end - begin);
+}
+
+static czk_err stage_copy(czk_gpu *g, void *dst, const void *src, size_t bytes, czk_pool *pool, char *msg,
+                          size_t msglen) {
+    size_t off = 0;
+    int slot = 0;
+    while (off < bytes) {
+        size_t len = bytes - off < CZK_GPU_STAGE_BYTES ? bytes - off : CZK_GPU_STAGE_BYTES;
+        CK(cudaEventSynchronize(g->pin_ev[slot]), "the staged upload");
+        copy_job j = {g->pin[slot], (const char *)src + off};
+        czk_pool_run(pool, len, (size_t)1 << 20, copy_part, &j);
+        CK(cudaMemcpyAsync((char *)dst + off, g->pin[slot], len, cudaMemcpyHostToDevice, g->copy), "the staged upload");
+        CK(cudaEventRecord(g->pin_ev[slot], g->copy), "the staged upload");
+        off += len;
+        slot ^= 1;
+    }
+    /* the host buffer is free once both pinned buffers have been copied out
+     * of; the caller frees src after this returns, so wait for the copies */
+    for (int k = 0; k < 2; k++) CK(cudaEventSynchronize(g->pin_ev[k]), "the staged upload");
+    CK(cudaEventRecord(g->up_ev, g->copy), "the staged upload");
+    return CZK_OK;
+}
+
+czk_err czk_gpu_vec_upload_staged(czk_gpu_vec *v, const czk_fr *src, size_t count, czk_pool *pool, char *msg,
+                                  size_t msglen) {
+    if (!v || (count && !src) || count > v->n)
+        return fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument%s%s", "", "");
+    czk_gpu *g = v->g;
+    CK(cudaSetDevice(g->ordinal), "cudaSetDevice");
+    czk_err e = staged_init(g, msg, msglen);
+    if (e != CZK_OK) return e;
+    if (count < v->n)
+        CK(cudaMemsetAsync((czk_fr *)v->p + count, 0, (v->n - count) * sizeof(czk_fr), g->copy), "cudaMemset");
+    e = stage_copy(g, v->p, src, count * sizeof(czk_fr), pool, msg, msglen);
+    if (e != CZK_OK) return e;
+    /* later work on the compute stream sees the data */
+    CK(cudaStreamWaitEvent(g->stream, g->up_ev, 0), "cudaStreamWaitEvent");
+    return CZK_OK;
+}
+
+/* The transforms of one input of H (see enqueue_h): inverse DIF, the coset
+ * bit-reversal, forward DIF. */
+static cudaError_t enqueue_h_input(czk_gpu *g, const czk_domain *d, void *x) {
+    cudaError_t ce = run_dif(g, x, d->log_n, 1);
+    if (ce == cudaSuccess)
+        ce = czk_gpu_launch_bitrev(x, d->log_n, 2, NULL, cs_hi(g, CS_GHI_N), cs_lo(g, CS_GLO), g->cs_s, g->stream);
+    if (ce == cudaSuccess) ce = run_dif(g, x, d->log_n, 0);
+    return ce;
+}
+
+czk_err czk_gpu_poly_h_staged(czk_gpu *g, const czk_domain *d, czk_fr *const src[3], size_t n_have,
+                              czk_pool *pool, czk_gpu_vec **h_out, void (*done)(int k, void *ctx), void *ctx,
+                              char *msg, size_t msglen) {
+    *h_out = NULL;
+    if (!g || !src[0] || !src[1] || !src[2] || !d || n_have > d->n)
+        return fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument%s%s", "", "");
+    czk_err e = prepare(g, d, 1, msg, msglen);
+    if (e == CZK_OK) e = staged_init(g, msg, msglen);
+    if (e != CZK_OK) return e;
+    czk_gpu_vec *v[3] = {NULL, NULL, NULL};
+    for (int k = 0; k < 3 && e == CZK_OK; k++) e = czk_gpu_vec_alloc(g, d->n, &v[k], msg, msglen);
+    /* vector k's transforms run while vector k+1 is staged */
+    for (int k = 0; k < 3 && e == CZK_OK; k++) {
+        e = czk_gpu_vec_upload_staged(v[k], src[k], n_have, pool, msg, msglen);
+        if (e != CZK_OK) break;
+        if (done) done(k, ctx);
+        cudaError_t ce = enqueue_h_input(g, d, v[k]->p);
+        if (ce != cudaSuccess) {
+            (void)cudaGetLastError();
+            e = cuda_fail(ce, "the H kernels", msg, msglen);
+        }
+    }
+    if (e == CZK_OK) {
+        unsigned L = d->log_n;
+        cudaError_t ce = czk_gpu_launch_abc(v[0]->p, v[1]->p, v[2]->p, d->n, g->stream);
+        if (ce == cudaSuccess) ce = czk_gpu_launch_bitrev(v[0]->p, L, 0, NULL, NULL, NULL, 0, g->stream);
+        if (ce == cudaSuccess) ce = run_dif(g, v[0]->p, L, 1);
+        if (ce == cudaSuccess)
+            ce = czk_gpu_launch_bitrev(v[0]->p, L, 2, NULL, cs_hi(g, CS_GIHI_NZ), cs_lo(g, CS_GILO), g->cs_s,
+                                       g->stream);
+        if (ce == cudaSuccess) ce = cudaStreamSynchronize(g->stream);
+        if (ce != cudaSuccess) {
+            (void)cudaGetLastError();
+            e = cuda_fail(ce, "the H kernels", msg, msglen);
+        }
+    }
+    czk_gpu_vec_free(v[1]);
+    czk_gpu_vec_free(v[2]);
+    if (e != CZK_OK) {
+        czk_gpu_vec_free(v[0]);
+        return e;
+    }
+    *h_out = v[0];
+    return CZK_OK;
 }

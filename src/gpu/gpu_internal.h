@@ -38,7 +38,8 @@ cudaError_t czk_gpu_launch_scale(void *x, size_t n, const void *hi, const void *
 /* a[i] = a[i]·b[i] - c[i], i < n. */
 cudaError_t czk_gpu_launch_abc(void *a, const void *b, const void *c, size_t n, cudaStream_t s);
 
-/* ---- G1 MSM (msm.cu; the host sequence in gpu_msm.c) ---------------------- */
+/* ---- G1 and G2 MSM (msm.cu; the host sequence in gpu_msm.c) ---------------
+ * grp selects the group of the point kernels: 0 G1 (Fp), 1 G2 (Fp2). */
 
 /* Shared with gpu_msm.c (defined in gpu.c): allocation against g's cap
  * (CZK_ERR_NO_MEMORY beyond it), its release, g's stream and device. */
@@ -48,8 +49,8 @@ void czk_gpu_dev_free(struct czk_gpu *g, void *p, size_t bytes);
 cudaStream_t czk_gpu_stream(const struct czk_gpu *g);
 int czk_gpu_ordinal(const struct czk_gpu *g);
 
-/* Bytes of one XYZZ point (4 Fp). */
-size_t czk_gpu_msm_xyzz_bytes(void);
+/* Bytes of one XYZZ point (4 Fp: 192, or 4 Fp2: 384). */
+size_t czk_gpu_msm_xyzz_bytes(int grp);
 /* For i < n whose density bit is set (words NULL: every i), j = rank(i)
  * (prefix[i/64] + set bits of words[i/64] below i): scal[j] = scalars[i]
  * canonical (32 B), isone[j] = 1 and scal[j] = 0 when it is 1 and split01. */
@@ -66,21 +67,56 @@ cudaError_t czk_gpu_msm_sort(void *temp, size_t *temp_bytes, const uint32_t *key
 /* Buckets (nb XYZZ) of one window from its m sorted pairs, in slices of L:
  * chunks writes the runs inside a slice and 2 partials per slice (partial:
  * 2·ceil(m/L) XYZZ); fix writes the rest of the nb buckets. */
-cudaError_t czk_gpu_launch_msm_chunks(const uint32_t *keys, const uint32_t *vals, size_t m, unsigned L, uint32_t nb,
-                                     const void *bases, void *buckets, void *partial, cudaStream_t s);
-cudaError_t czk_gpu_launch_msm_fix(const uint32_t *keys, size_t m, unsigned L, uint32_t nb, void *buckets,
+cudaError_t czk_gpu_launch_msm_chunks(int grp, const uint32_t *keys, const uint32_t *vals, size_t m, unsigned L,
+                                     uint32_t nb, const void *bases, void *buckets, void *partial, cudaStream_t s);
+cudaError_t czk_gpu_launch_msm_fix(int grp, const uint32_t *keys, size_t m, unsigned L, uint32_t nb, void *buckets,
                                   const void *partial, cudaStream_t s);
 /* out (2·W·S Jacobian): per window w and segment s of nb/S buckets, T and R
- * (see msm.cu). */
-cudaError_t czk_gpu_launch_msm_segments(const void *buckets, unsigned W, uint32_t nb, unsigned S, void *out,
+ * (see msm.cu). G1 only (grp 1: cudaErrorNotSupported). */
+cudaError_t czk_gpu_launch_msm_segments(int grp, const void *buckets, unsigned W, uint32_t nb, unsigned S, void *out,
                                        cudaStream_t s);
+/* The same out in two steps, each segment cut into k parts (k a power of
+ * two dividing nb/S): parts (2·W·S·k XYZZ) holds the parts' T and R.
+ * G2 only (grp 0: cudaErrorNotSupported). */
+cudaError_t czk_gpu_launch_msm_segments2(int grp, const void *buckets, unsigned W, uint32_t nb, unsigned S, unsigned k,
+                                        void *parts, void *out, cudaStream_t s);
 /* out[t] (XYZZ) = Σ of the bases j in [tL, tL+L), j < m, with isone[j]. */
-cudaError_t czk_gpu_launch_msm_ones(const void *bases, const void *isone, size_t m, unsigned L, void *out,
+cudaError_t czk_gpu_launch_msm_ones(int grp, const void *bases, const void *isone, size_t m, unsigned L, void *out,
                                    cudaStream_t s);
 /* out[t] = Σ in[tL .. tL+L), t < ceil(count/L) (XYZZ). */
-cudaError_t czk_gpu_launch_msm_xyzz_reduce(const void *in, size_t count, unsigned L, void *out, cudaStream_t s);
+cudaError_t czk_gpu_launch_msm_xyzz_reduce(int grp, const void *in, size_t count, unsigned L, void *out,
+                                          cudaStream_t s);
 /* *out (Jacobian) = *in (XYZZ). */
-cudaError_t czk_gpu_launch_msm_to_jac(const void *in, void *out, cudaStream_t s);
+cudaError_t czk_gpu_launch_msm_to_jac(int grp, const void *in, void *out, cudaStream_t s);
+
+/* ---- MSM entry points on device-resident scalars (gpu_msm.c) -------------
+ * For the CUDA prover backend (backend_cuda.c); C only (not seen by nvcc).
+ * czk_gpu_msm_g1 / czk_gpu_msm_g2 with everything but the density map
+ * already on g's device: dev_scalars are n Montgomery czk_fr (32 B each,
+ * the host layout; read only, not freed), dev_bases the density-packed
+ * affine bases (czk_g1_affine / czk_g2_affine layout), n_bases of them.
+ * density: NULL or a host bitmap of >= n bits. Errors as the host-scalar
+ * functions: CZK_ERR_INVALID_ARGUMENT for NULL pointers (g, r; dev_bases and
+ * dev_scalars when n > 0), a short density map, n_bases < the number of
+ * participating scalars, or 2^31 of them; CZK_ERR_NO_MEMORY over the cap
+ * (nothing left allocated); r untouched on error. The call returns when
+ * the result is on the host; it runs on g's stream, so work queued there
+ * earlier (e.g. the kernels that wrote dev_scalars) is ordered before it.
+ * Device memory as czk_gpu_msm_g1 / _g2 less the uploaded scalars. */
+#ifndef __CUDACC__
+#include "czk/bitmap.h"
+#include "czk/err.h"
+#include "czk/g1.h"
+#include "czk/g2.h"
+#include "czk/gpu.h"
+czk_err czk_gpu_msm_g1_dev(czk_gpu *g, czk_g1 *r, const void *dev_bases, size_t n_bases, const void *dev_scalars,
+                           size_t n, const czk_bitmap *density, char *msg, size_t msglen);
+czk_err czk_gpu_msm_g2_dev(czk_gpu *g, czk_g2 *r, const void *dev_bases, size_t n_bases, const void *dev_scalars,
+                           size_t n, const czk_bitmap *density, char *msg, size_t msglen);
+/* The device pointer of resident bases (count of them: the upload's count). */
+const void *czk_gpu_g1_bases_ptr(const czk_gpu_g1_bases *b);
+const void *czk_gpu_g2_bases_ptr(const czk_gpu_g2_bases *b);
+#endif
 
 #ifdef __cplusplus
 }

@@ -1,14 +1,18 @@
-/* czk — G1 MSM on the device (include/czk/gpu.h): the host sequence of the
- * kernels in msm.cu and the last reduction on the host.
+/* czk — G1 and G2 MSM on the device (include/czk/gpu.h, and the
+ * device-scalar entry points of gpu_internal.h): the host sequence of the
+ * kernels in msm.cu / msm_g2.cu and the last reduction on the host, generic
+ * over the group through a table of sizes and host point functions.
  *
  * One call: upload the scalars (and the density words with their per-word
  * ranks), prep (canonical scalars by base index, ones set apart); per window
  * of c bits: digits, CUB radix sort by bucket, chunks + fix (bucket sums);
  * then segments (per window, S segments of G = 2^(c-1)/S buckets: T_s =
- * Σ (i+1)·B_(sG+i), R_s = Σ B_(sG+i)) and the ones' sum. The host finishes
+ * Σ (i+1)·B_(sG+i), R_s = Σ B_(sG+i); for G2 in two steps, segments2,
+ * S = 32 segments of 32 parts each) and the ones' sum. The host finishes
  * each window as Σ_s T_s + G·Σ_s s·R_s (a running sum over s), which is
  * Σ_k (k+1)·B_k, and combines the windows by Horner (c doublings each):
- * about 3·S + c additions or doublings per window. */
+ * about 3·S + c additions or doublings per window. The _dev entry points
+ * start from scalars already on the device (no upload, not freed). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,14 +22,56 @@
 #include "czk/gpu.h"
 #include "gpu_internal.h"
 
+#define MSM_SLICE_MAX 256 /* most sorted pairs per thread of the chunks kernel */
+/* G2's device bucket reduction: 32 segments per window (G1: 256), each cut
+ * into up to 32 parts (2^15 buckets: parts of 32 buckets, 64 additions in a
+ * row, then 101 for the segment), so the host adds only about 100 points
+ * per window */
+#define G2_SEGMENTS 32
+#define G2_PARTS 32
+
 struct czk_gpu_g1_bases {
     czk_gpu *g;
     void *p;
     size_t count;
 };
 
-#define MSM_SLICE_MAX 256 /* most sorted pairs per thread of the chunks kernel */
-#define MSM_SEGMENTS 256 /* segments per window for the device bucket reduction */
+struct czk_gpu_g2_bases {
+    czk_gpu *g;
+    void *p;
+    size_t count;
+};
+
+/* What the sequence needs of a group: the kernels' grp, the host layouts,
+ * the host's Jacobian functions, the segments per window S (the host
+ * finishes each window with about 3·S additions) and the parts per segment
+ * (0: one thread per segment; k: the two-step segments2 with up to k parts). */
+typedef struct {
+    int grp;
+    size_t aff_bytes, jac_bytes;
+    unsigned segments, parts;
+    void (*set_inf)(void *r);
+    void (*add)(void *r, const void *a, const void *b);
+    void (*dbl)(void *r, const void *a);
+} msm_group;
+
+/* a host Jacobian point of either group */
+typedef union {
+    czk_g1 g1;
+    czk_g2 g2;
+} msm_point;
+
+static void g1_set_inf(void *r) { czk_g1_set_infinity(r); }
+static void g1_add(void *r, const void *a, const void *b) { czk_g1_add(r, a, b); }
+static void g1_dbl(void *r, const void *a) { czk_g1_dbl(r, a); }
+static void g2_set_inf(void *r) { czk_g2_set_infinity(r); }
+static void g2_add(void *r, const void *a, const void *b) { czk_g2_add(r, a, b); }
+static void g2_dbl(void *r, const void *a) { czk_g2_dbl(r, a); }
+
+static const msm_group GROUP_G1 = {0, sizeof(czk_g1_affine), sizeof(czk_g1), 256, 0, g1_set_inf, g1_add, g1_dbl};
+static const msm_group GROUP_G2 = {1, sizeof(czk_g2_affine), sizeof(czk_g2), G2_SEGMENTS, G2_PARTS,
+                                   g2_set_inf, g2_add, g2_dbl};
+
 
 static czk_err msm_fail(char *msg, size_t msglen, czk_err e, const char *text) {
     if (msg && msglen) snprintf(msg, msglen, "%s", text);
@@ -73,7 +119,7 @@ static void prof_mark(msm_prof *p, int stage, cudaStream_t st) {
 }
 
 enum { B_SCALARS, B_WORDS, B_PREFIX, B_SCAL, B_ISONE, B_KIN, B_KOUT, B_VIN, B_VOUT, B_TEMP,
-       B_PART, B_BUCK, B_SEG, B_ONES0, B_ONES1, B_JAC, B_COUNT };
+       B_PART, B_BUCK, B_SEG, B_ONES0, B_ONES1, B_JAC, B_PARTS, B_COUNT };
 
 typedef struct {
     czk_gpu *g;
@@ -108,8 +154,10 @@ static void buf_free(msm_bufs *b, int k) {
         if (e != CZK_OK) goto out; \
     } while (0)
 
-static czk_err check_args(const czk_g1 *r, const void *bases, const czk_fr *scalars, size_t n,
-                          const czk_bitmap *density, size_t *nset, char *msg, size_t msglen) {
+/* Common checks: r, the pointers, the density map's length; *nset = the
+ * participating scalars (< 2^31). */
+static czk_err check_args(const void *r, const void *bases, const void *scalars, size_t n, const czk_bitmap *density,
+                          size_t *nset, char *msg, size_t msglen) {
     if (!r || (n > 0 && (!bases || !scalars)) || (density && density->nbits < n))
         return msm_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument");
     *nset = density ? (n ? czk_bitmap_rank(density, n) : 0) : n;
@@ -118,21 +166,30 @@ static czk_err check_args(const czk_g1 *r, const void *bases, const czk_fr *scal
     return CZK_OK;
 }
 
-/* The MSM over device bases (nset of them used); arguments checked. */
-static czk_err msm_core(czk_gpu *g, czk_g1 *r, const void *dbases, const czk_fr *scalars, size_t n,
-                        const czk_bitmap *density, size_t nset, char *msg, size_t msglen) {
+/* The MSM over device bases (nset of them used) and device scalars (n
+ * Montgomery czk_fr); arguments checked, nset > 0, the device current. When
+ * scal_bytes > 0 the call owns dscalars (scal_bytes allocated against g's
+ * cap) and frees it after the first kernel or on error. */
+static czk_err msm_core(czk_gpu *g, const msm_group *G, void *r, const void *dbases, const void *dscalars,
+                        size_t scal_bytes, size_t n, const czk_bitmap *density, size_t nset, char *msg,
+                        size_t msglen) {
     msm_bufs b;
     memset(&b, 0, sizeof b);
     b.g = g;
+    if (scal_bytes) {
+        b.p[B_SCALARS] = (void *)(uintptr_t)dscalars;
+        b.bytes[B_SCALARS] = scal_bytes;
+    }
     czk_err e = CZK_OK;
     cudaStream_t st = czk_gpu_stream(g);
     unsigned long long *prefix = NULL;
-    czk_g1 *seg = NULL;
-    const size_t xb = czk_gpu_msm_xyzz_bytes();
+    char *seg = NULL;
+    const size_t xb = czk_gpu_msm_xyzz_bytes(G->grp), jb = G->jac_bytes;
     const int c = msm_window(nset);
     const unsigned W = (256u + (unsigned)c - 1) / (unsigned)c;
     const uint32_t nb = 1u << (c - 1);
-    const unsigned S = nb < MSM_SEGMENTS ? nb : MSM_SEGMENTS;
+    const unsigned S = nb < G->segments ? nb : G->segments;
+    const unsigned K = G->parts == 0 ? 0 : nb / S < G->parts ? nb / S : G->parts;
     /* about 2^17 threads per window for the chunks kernel (it is latency bound) */
     size_t L = nset >> 17;
     L = L < 4 ? 4 : L > MSM_SLICE_MAX ? MSM_SLICE_MAX : L;
@@ -144,10 +201,8 @@ static czk_err msm_core(czk_gpu *g, czk_g1 *r, const void *dbases, const czk_fr 
     prof.t0 = prof_now();
 
     /* canonical scalars */
-    CKE(buf_alloc(&b, B_SCALARS, n * sizeof(czk_fr), "the MSM scalars", msg, msglen));
     CKE(buf_alloc(&b, B_SCAL, nset * sizeof(czk_fr), "the MSM scalars", msg, msglen));
     CKE(buf_alloc(&b, B_ISONE, nset, "the MSM scalars", msg, msglen));
-    CKM(cudaMemcpyAsync(b.p[B_SCALARS], scalars, n * sizeof(czk_fr), cudaMemcpyHostToDevice, st), "scalar upload");
     if (density) {
         size_t nw = (n + 63) / 64;
         prefix = malloc(nw * sizeof *prefix);
@@ -165,7 +220,7 @@ static czk_err msm_core(czk_gpu *g, czk_g1 *r, const void *dbases, const czk_fr 
         CKM(cudaMemcpyAsync(b.p[B_WORDS], density->words, nw * 8, cudaMemcpyHostToDevice, st), "density upload");
         CKM(cudaMemcpyAsync(b.p[B_PREFIX], prefix, nw * 8, cudaMemcpyHostToDevice, st), "density upload");
     }
-    CKM(czk_gpu_launch_msm_prep(b.p[B_SCALARS], n, b.p[B_WORDS], b.p[B_PREFIX], b.p[B_SCAL], b.p[B_ISONE], 1, st),
+    CKM(czk_gpu_launch_msm_prep(dscalars, n, b.p[B_WORDS], b.p[B_PREFIX], b.p[B_SCAL], b.p[B_ISONE], 1, st),
         "the MSM prep kernel");
     CKM(cudaStreamSynchronize(st), "the MSM prep kernel");
     prof_mark(&prof, 0, st);
@@ -183,10 +238,11 @@ static czk_err msm_core(czk_gpu *g, czk_g1 *r, const void *dbases, const czk_fr 
     CKE(buf_alloc(&b, B_TEMP, temp_bytes, "the MSM sort", msg, msglen));
     CKE(buf_alloc(&b, B_PART, 2 * nch * xb, "the MSM partial sums", msg, msglen));
     CKE(buf_alloc(&b, B_BUCK, (size_t)W * nb * xb, "the MSM buckets", msg, msglen));
-    CKE(buf_alloc(&b, B_SEG, 2 * (size_t)W * S * sizeof(czk_g1), "the MSM window sums", msg, msglen));
+    CKE(buf_alloc(&b, B_SEG, 2 * (size_t)W * S * jb, "the MSM window sums", msg, msglen));
     CKE(buf_alloc(&b, B_ONES0, nch * xb, "the MSM ones", msg, msglen));
     CKE(buf_alloc(&b, B_ONES1, nones1 * xb, "the MSM ones", msg, msglen));
-    CKE(buf_alloc(&b, B_JAC, sizeof(czk_g1), "the MSM ones", msg, msglen));
+    CKE(buf_alloc(&b, B_JAC, jb, "the MSM ones", msg, msglen));
+    if (K) CKE(buf_alloc(&b, B_PARTS, 2 * (size_t)W * S * K * xb, "the MSM window sums", msg, msglen));
     for (unsigned w = 0; w < W; w++) {
         uint32_t *kin = b.p[B_KIN], *kout = b.p[B_KOUT], *vin = b.p[B_VIN], *vout = b.p[B_VOUT];
         void *buck = (char *)b.p[B_BUCK] + (size_t)w * nb * xb;
@@ -194,34 +250,40 @@ static czk_err msm_core(czk_gpu *g, czk_g1 *r, const void *dbases, const czk_fr 
         CKM(czk_gpu_launch_msm_digits(b.p[B_SCAL], nset, (int)w, c, kin, vin, st), "the MSM digit kernel");
         CKM(czk_gpu_msm_sort(b.p[B_TEMP], &tb, kin, kout, vin, vout, nset, c, st), "the MSM sort");
         prof_mark(&prof, 1, st);
-        CKM(czk_gpu_launch_msm_chunks(kout, vout, nset, (unsigned)L, nb, dbases, buck, b.p[B_PART], st),
+        CKM(czk_gpu_launch_msm_chunks(G->grp, kout, vout, nset, (unsigned)L, nb, dbases, buck, b.p[B_PART], st),
             "the MSM bucket kernel");
         prof_mark(&prof, 2, st);
-        CKM(czk_gpu_launch_msm_fix(kout, nset, (unsigned)L, nb, buck, b.p[B_PART], st), "the MSM bucket kernel");
+        CKM(czk_gpu_launch_msm_fix(G->grp, kout, nset, (unsigned)L, nb, buck, b.p[B_PART], st),
+            "the MSM bucket kernel");
         prof_mark(&prof, 3, st);
     }
-    CKM(czk_gpu_launch_msm_segments(b.p[B_BUCK], W, nb, S, b.p[B_SEG], st), "the MSM segment kernel");
+    if (K)
+        CKM(czk_gpu_launch_msm_segments2(G->grp, b.p[B_BUCK], W, nb, S, K, b.p[B_PARTS], b.p[B_SEG], st),
+            "the MSM segment kernels");
+    else
+        CKM(czk_gpu_launch_msm_segments(G->grp, b.p[B_BUCK], W, nb, S, b.p[B_SEG], st), "the MSM segment kernel");
     /* ones: slices of L, then sums of L partials until one is left */
-    CKM(czk_gpu_launch_msm_ones(dbases, b.p[B_ISONE], nset, (unsigned)L, b.p[B_ONES0], st), "the MSM ones kernel");
+    CKM(czk_gpu_launch_msm_ones(G->grp, dbases, b.p[B_ISONE], nset, (unsigned)L, b.p[B_ONES0], st),
+        "the MSM ones kernel");
     {
         void *in = b.p[B_ONES0], *o = b.p[B_ONES1];
         for (size_t cnt = nch; cnt > 1; cnt = (cnt + L - 1) / L) {
-            CKM(czk_gpu_launch_msm_xyzz_reduce(in, cnt, (unsigned)L, o, st), "the MSM ones kernel");
+            CKM(czk_gpu_launch_msm_xyzz_reduce(G->grp, in, cnt, (unsigned)L, o, st), "the MSM ones kernel");
             void *t = in;
             in = o;
             o = t;
         }
-        CKM(czk_gpu_launch_msm_to_jac(in, b.p[B_JAC], st), "the MSM ones kernel");
+        CKM(czk_gpu_launch_msm_to_jac(G->grp, in, b.p[B_JAC], st), "the MSM ones kernel");
     }
-    seg = malloc(2 * (size_t)W * S * sizeof(czk_g1));
+    seg = malloc(2 * (size_t)W * S * jb);
     if (!seg) {
         e = msm_fail(msg, msglen, CZK_ERR_NO_MEMORY, "out of host memory");
         goto out;
     }
-    czk_g1 ones;
-    CKM(cudaMemcpyAsync(seg, b.p[B_SEG], 2 * (size_t)W * S * sizeof(czk_g1), cudaMemcpyDeviceToHost, st),
+    msm_point ones;
+    CKM(cudaMemcpyAsync(seg, b.p[B_SEG], 2 * (size_t)W * S * jb, cudaMemcpyDeviceToHost, st),
         "download of the window sums");
-    CKM(cudaMemcpyAsync(&ones, b.p[B_JAC], sizeof(czk_g1), cudaMemcpyDeviceToHost, st), "download of the ones' sum");
+    CKM(cudaMemcpyAsync(&ones, b.p[B_JAC], jb, cudaMemcpyDeviceToHost, st), "download of the ones' sum");
     CKM(cudaStreamSynchronize(st), "the MSM kernels");
     prof_mark(&prof, 4, st);
 
@@ -229,33 +291,32 @@ static czk_err msm_core(czk_gpu *g, czk_g1 *r, const void *dbases, const czk_fr 
     {
         unsigned glog = 0;
         while ((1u << glog) < nb / S) glog++;
-        czk_g1 acc;
-        czk_g1_set_infinity(&acc);
+        msm_point acc, sum_t, run, wacc;
+        G->set_inf(&acc);
         for (unsigned w = W; w-- > 0;) {
             if (w != W - 1)
-                for (int k = 0; k < c; k++) czk_g1_dbl(&acc, &acc);
-            const czk_g1 *ws = seg + 2 * (size_t)w * S;
-            czk_g1 sum_t, run, wacc;
-            czk_g1_set_infinity(&sum_t);
-            czk_g1_set_infinity(&run);
-            czk_g1_set_infinity(&wacc);
+                for (int k = 0; k < c; k++) G->dbl(&acc, &acc);
+            const char *ws = seg + 2 * (size_t)w * S * jb;
+            G->set_inf(&sum_t);
+            G->set_inf(&run);
+            G->set_inf(&wacc);
             for (unsigned s = S; s-- > 0;) {
-                czk_g1_add(&sum_t, &sum_t, &ws[2 * s]);
+                G->add(&sum_t, &sum_t, ws + 2 * s * jb);
                 if (s >= 1) {
-                    czk_g1_add(&run, &run, &ws[2 * s + 1]);
-                    czk_g1_add(&wacc, &wacc, &run);
+                    G->add(&run, &run, ws + (2 * s + 1) * jb);
+                    G->add(&wacc, &wacc, &run);
                 }
             }
-            for (unsigned k = 0; k < glog; k++) czk_g1_dbl(&wacc, &wacc);
-            czk_g1_add(&acc, &acc, &sum_t);
-            czk_g1_add(&acc, &acc, &wacc);
+            for (unsigned k = 0; k < glog; k++) G->dbl(&wacc, &wacc);
+            G->add(&acc, &acc, &sum_t);
+            G->add(&acc, &acc, &wacc);
         }
-        czk_g1_add(&acc, &acc, &ones);
-        *r = acc;
+        G->add(&acc, &acc, &ones);
+        memcpy(r, &acc, jb);
     }
     prof_mark(&prof, 5, st);
     if (prof.on) {
-        fprintf(stderr, "gpu msm n=%zu m=%zu c=%d slice=%zu:", n, nset, c, L);
+        fprintf(stderr, "gpu msm g%d n=%zu m=%zu c=%d slice=%zu:", G->grp + 1, n, nset, c, L);
         for (int k = 0; k < 6; k++) fprintf(stderr, " %s %.2f ms%s", prof_name[k], prof.acc[k], k < 5 ? "," : "\n");
     }
 out:
@@ -267,61 +328,136 @@ out:
     return e;
 }
 
-czk_err czk_gpu_msm_g1(czk_gpu *g, czk_g1 *r, const czk_g1_affine *bases, const czk_fr *scalars, size_t n,
-                       const czk_bitmap *density, char *msg, size_t msglen) {
+/* msm_core with host scalars: uploads them into a buffer the core frees
+ * after its first kernel. */
+static czk_err msm_core_host(czk_gpu *g, const msm_group *G, void *r, const void *dbases, const czk_fr *scalars,
+                             size_t n, const czk_bitmap *density, size_t nset, char *msg, size_t msglen) {
+    void *d = NULL;
+    size_t bytes = n * sizeof(czk_fr);
+    czk_err e = (czk_err)czk_gpu_dev_alloc(g, &d, bytes, "the MSM scalars", msg, msglen);
+    if (e != CZK_OK) return e;
+    cudaError_t ce = cudaMemcpyAsync(d, scalars, bytes, cudaMemcpyHostToDevice, czk_gpu_stream(g));
+    if (ce != cudaSuccess) {
+        e = msm_cuda_fail(ce, "scalar upload", msg, msglen);
+        cudaStreamSynchronize(czk_gpu_stream(g));
+        czk_gpu_dev_free(g, d, bytes);
+        return e;
+    }
+    return msm_core(g, G, r, dbases, d, bytes, n, density, nset, msg, msglen);
+}
+
+static czk_err set_device(const czk_gpu *g, char *msg, size_t msglen) {
+    cudaError_t ce = cudaSetDevice(czk_gpu_ordinal(g));
+    return ce == cudaSuccess ? CZK_OK : msm_cuda_fail(ce, "cudaSetDevice", msg, msglen);
+}
+
+/* Device bases: count affine points copied from the host (*p NULL on error). */
+static czk_err bases_upload(czk_gpu *g, const msm_group *G, const void *bases, size_t count, void **p, char *msg,
+                            size_t msglen) {
+    *p = NULL;
+    czk_err e = set_device(g, msg, msglen);
+    if (e != CZK_OK) return e;
+    size_t bytes = count * G->aff_bytes;
+    e = (czk_err)czk_gpu_dev_alloc(g, p, bytes, "the MSM bases", msg, msglen);
+    if (e != CZK_OK) return e;
+    cudaStream_t st = czk_gpu_stream(g);
+    cudaError_t ce = cudaMemcpyAsync(*p, bases, bytes, cudaMemcpyHostToDevice, st);
+    if (ce == cudaSuccess) ce = cudaStreamSynchronize(st);
+    if (ce != cudaSuccess) {
+        e = msm_cuda_fail(ce, "the bases upload", msg, msglen);
+        cudaStreamSynchronize(st);
+        czk_gpu_dev_free(g, *p, bytes);
+        *p = NULL;
+    }
+    return e;
+}
+
+static void bases_free(czk_gpu *g, const msm_group *G, void *p, size_t count) {
+    if (!p) return;
+    cudaSetDevice(czk_gpu_ordinal(g));
+    cudaStreamSynchronize(czk_gpu_stream(g));
+    czk_gpu_dev_free(g, p, count * G->aff_bytes);
+}
+
+/* The three entry points of each group: host bases, resident bases (rb:
+ * their device pointer and count), device bases and scalars. */
+static czk_err msm_host(czk_gpu *g, const msm_group *G, void *r, const void *bases, const czk_fr *scalars, size_t n,
+                        const czk_bitmap *density, char *msg, size_t msglen) {
     size_t nset = 0;
     if (!g) return msm_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument");
     czk_err e = check_args(r, bases, scalars, n, density, &nset, msg, msglen);
     if (e != CZK_OK) return e;
     if (nset == 0) {
-        czk_g1_set_infinity(r);
+        G->set_inf(r);
         return CZK_OK;
     }
-    cudaError_t ce = cudaSetDevice(czk_gpu_ordinal(g));
-    if (ce != cudaSuccess) return msm_cuda_fail(ce, "cudaSetDevice", msg, msglen);
-    czk_gpu_g1_bases *db = NULL;
-    e = czk_gpu_g1_bases_upload(g, bases, nset, &db, msg, msglen);
-    if (e == CZK_OK) e = msm_core(g, r, db->p, scalars, n, density, nset, msg, msglen);
-    czk_gpu_g1_bases_free(db);
+    void *db = NULL;
+    e = bases_upload(g, G, bases, nset, &db, msg, msglen);
+    if (e == CZK_OK) e = msm_core_host(g, G, r, db, scalars, n, density, nset, msg, msglen);
+    bases_free(g, G, db, nset);
     return e;
+}
+
+static czk_err msm_resident(czk_gpu *g, const msm_group *G, void *r, czk_gpu *rb_g, const void *rb, size_t rb_count,
+                            const czk_fr *scalars, size_t n, const czk_bitmap *density, char *msg, size_t msglen) {
+    size_t nset = 0;
+    if (!g || !rb || rb_g != g) return msm_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument");
+    czk_err e = check_args(r, rb, scalars, n, density, &nset, msg, msglen);
+    if (e != CZK_OK) return e;
+    if (nset > rb_count)
+        return msm_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "GPU MSM: more scalars than resident bases");
+    if (nset == 0) {
+        G->set_inf(r);
+        return CZK_OK;
+    }
+    e = set_device(g, msg, msglen);
+    if (e != CZK_OK) return e;
+    return msm_core_host(g, G, r, rb, scalars, n, density, nset, msg, msglen);
+}
+
+static czk_err msm_dev(czk_gpu *g, const msm_group *G, void *r, const void *dev_bases, size_t n_bases,
+                       const void *dev_scalars, size_t n, const czk_bitmap *density, char *msg, size_t msglen) {
+    size_t nset = 0;
+    if (!g) return msm_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument");
+    czk_err e = check_args(r, dev_bases, dev_scalars, n, density, &nset, msg, msglen);
+    if (e != CZK_OK) return e;
+    if (nset > n_bases)
+        return msm_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "GPU MSM: more scalars than device bases");
+    if (nset == 0) {
+        G->set_inf(r);
+        return CZK_OK;
+    }
+    e = set_device(g, msg, msglen);
+    if (e != CZK_OK) return e;
+    return msm_core(g, G, r, dev_bases, dev_scalars, 0, n, density, nset, msg, msglen);
+}
+
+/* ---- G1 ---------------------------------------------------------------------- */
+
+czk_err czk_gpu_msm_g1(czk_gpu *g, czk_g1 *r, const czk_g1_affine *bases, const czk_fr *scalars, size_t n,
+                       const czk_bitmap *density, char *msg, size_t msglen) {
+    return msm_host(g, &GROUP_G1, r, bases, scalars, n, density, msg, msglen);
 }
 
 czk_err czk_gpu_msm_g1_resident(czk_gpu *g, czk_g1 *r, const czk_gpu_g1_bases *bases, const czk_fr *scalars,
                                 size_t n, const czk_bitmap *density, char *msg, size_t msglen) {
-    size_t nset = 0;
-    if (!g || !bases || bases->g != g) return msm_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument");
-    czk_err e = check_args(r, bases, scalars, n, density, &nset, msg, msglen);
-    if (e != CZK_OK) return e;
-    if (nset > bases->count)
-        return msm_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "GPU MSM: more scalars than resident bases");
-    if (nset == 0) {
-        czk_g1_set_infinity(r);
-        return CZK_OK;
-    }
-    cudaError_t ce = cudaSetDevice(czk_gpu_ordinal(g));
-    if (ce != cudaSuccess) return msm_cuda_fail(ce, "cudaSetDevice", msg, msglen);
-    return msm_core(g, r, bases->p, scalars, n, density, nset, msg, msglen);
+    if (!bases) return msm_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument");
+    return msm_resident(g, &GROUP_G1, r, bases->g, bases->p, bases->count, scalars, n, density, msg, msglen);
+}
+
+czk_err czk_gpu_msm_g1_dev(czk_gpu *g, czk_g1 *r, const void *dev_bases, size_t n_bases, const void *dev_scalars,
+                           size_t n, const czk_bitmap *density, char *msg, size_t msglen) {
+    return msm_dev(g, &GROUP_G1, r, dev_bases, n_bases, dev_scalars, n, density, msg, msglen);
 }
 
 czk_err czk_gpu_g1_bases_upload(czk_gpu *g, const czk_g1_affine *bases, size_t count, czk_gpu_g1_bases **out,
                                 char *msg, size_t msglen) {
+    if (!out) return msm_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument");
     *out = NULL;
     if (!g || !bases || count == 0) return msm_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument");
-    cudaError_t ce = cudaSetDevice(czk_gpu_ordinal(g));
-    if (ce != cudaSuccess) return msm_cuda_fail(ce, "cudaSetDevice", msg, msglen);
     czk_gpu_g1_bases *b = calloc(1, sizeof *b);
     if (!b) return msm_fail(msg, msglen, CZK_ERR_NO_MEMORY, "out of host memory");
-    size_t bytes = count * sizeof(czk_g1_affine);
-    czk_err e = (czk_err)czk_gpu_dev_alloc(g, &b->p, bytes, "the MSM bases", msg, msglen);
-    if (e == CZK_OK) {
-        cudaStream_t st = czk_gpu_stream(g);
-        ce = cudaMemcpyAsync(b->p, bases, bytes, cudaMemcpyHostToDevice, st);
-        if (ce == cudaSuccess) ce = cudaStreamSynchronize(st);
-        if (ce != cudaSuccess) {
-            e = msm_cuda_fail(ce, "the bases upload", msg, msglen);
-            czk_gpu_dev_free(g, b->p, bytes);
-        }
-    }
+    czk_err e = bases_upload(g, &GROUP_G1, bases, count, &b->p, msg, msglen);
     if (e != CZK_OK) {
         free(b);
         return e;
@@ -334,8 +470,52 @@ czk_err czk_gpu_g1_bases_upload(czk_gpu *g, const czk_g1_affine *bases, size_t c
 
 void czk_gpu_g1_bases_free(czk_gpu_g1_bases *b) {
     if (!b) return;
-    cudaSetDevice(czk_gpu_ordinal(b->g));
-    cudaStreamSynchronize(czk_gpu_stream(b->g));
-    czk_gpu_dev_free(b->g, b->p, b->count * sizeof(czk_g1_affine));
+    bases_free(b->g, &GROUP_G1, b->p, b->count);
     free(b);
 }
+
+const void *czk_gpu_g1_bases_ptr(const czk_gpu_g1_bases *b) { return b ? b->p : NULL; }
+
+/* ---- G2 ---------------------------------------------------------------------- */
+
+czk_err czk_gpu_msm_g2(czk_gpu *g, czk_g2 *r, const czk_g2_affine *bases, const czk_fr *scalars, size_t n,
+                       const czk_bitmap *density, char *msg, size_t msglen) {
+    return msm_host(g, &GROUP_G2, r, bases, scalars, n, density, msg, msglen);
+}
+
+czk_err czk_gpu_msm_g2_resident(czk_gpu *g, czk_g2 *r, const czk_gpu_g2_bases *bases, const czk_fr *scalars,
+                                size_t n, const czk_bitmap *density, char *msg, size_t msglen) {
+    if (!bases) return msm_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument");
+    return msm_resident(g, &GROUP_G2, r, bases->g, bases->p, bases->count, scalars, n, density, msg, msglen);
+}
+
+czk_err czk_gpu_msm_g2_dev(czk_gpu *g, czk_g2 *r, const void *dev_bases, size_t n_bases, const void *dev_scalars,
+                           size_t n, const czk_bitmap *density, char *msg, size_t msglen) {
+    return msm_dev(g, &GROUP_G2, r, dev_bases, n_bases, dev_scalars, n, density, msg, msglen);
+}
+
+czk_err czk_gpu_g2_bases_upload(czk_gpu *g, const czk_g2_affine *bases, size_t count, czk_gpu_g2_bases **out,
+                                char *msg, size_t msglen) {
+    if (!out) return msm_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument");
+    *out = NULL;
+    if (!g || !bases || count == 0) return msm_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument");
+    czk_gpu_g2_bases *b = calloc(1, sizeof *b);
+    if (!b) return msm_fail(msg, msglen, CZK_ERR_NO_MEMORY, "out of host memory");
+    czk_err e = bases_upload(g, &GROUP_G2, bases, count, &b->p, msg, msglen);
+    if (e != CZK_OK) {
+        free(b);
+        return e;
+    }
+    b->g = g;
+    b->count = count;
+    *out = b;
+    return CZK_OK;
+}
+
+void czk_gpu_g2_bases_free(czk_gpu_g2_bases *b) {
+    if (!b) return;
+    bases_free(b->g, &GROUP_G2, b->p, b->count);
+    free(b);
+}
+
+const void *czk_gpu_g2_bases_ptr(const czk_gpu_g2_bases *b) { return b ? b->p : NULL; }

@@ -41,7 +41,7 @@ void czk_pending_destroy(czk_pending *p) {
     czk_mem_free(p);
 }
 
-static void assignment_release(czk_assignment *asg) {
+void czk_assignment_release(czk_assignment *asg) {
     czk_mem_free(asg->a);
     czk_mem_free(asg->b);
     czk_mem_free(asg->c);
@@ -82,6 +82,10 @@ static czk_err msm_split_g1(czk_g1 *r, const czk_g1_affine *q, size_t nq, const 
 
 static czk_err check_shapes(const czk_params *p, const czk_assignment *asg, size_t domain_n, char *msg,
                             size_t msglen) {
+    if (czk_g1_affine_is_infinity(&p->vk.delta_g1) || czk_g2_affine_is_infinity(&p->vk.delta_g2)) {
+        SET_MSG("the parameters' delta is the identity (a subverted setup)");
+        return CZK_ERR_INVALID_ARGUMENT;
+    }
     if (asg->n_input != p->vk.n_ic) {
         SET_MSG("the assignment has %zu inputs, the parameters %zu", asg->n_input, p->vk.n_ic);
         return CZK_ERR_MISMATCH;
@@ -115,6 +119,18 @@ static czk_err check_shapes(const czk_params *p, const czk_assignment *asg, size
     return CZK_OK;
 }
 
+czk_err czk_prove_check(const czk_params *params, const czk_assignment *asg, size_t *domain_n, char *msg,
+                        size_t msglen) {
+    size_t n = 1;
+    while (n < asg->n_abc && n < ((size_t)1 << 40)) n <<= 1;
+    if (n < asg->n_abc || n > ((size_t)1 << CZK_DOMAIN_MAX_LOG)) {
+        SET_MSG("%zu constraint evaluations exceed the largest evaluation domain", asg->n_abc);
+        return CZK_ERR_INVALID_ARGUMENT;
+    }
+    *domain_n = n;
+    return check_shapes(params, asg, n, msg, msglen);
+}
+
 czk_err czk_prove_start(czk_pending **out, const czk_params *params, czk_assignment *asg, const czk_fr *r,
                         const czk_fr *s, czk_pool *pool, char *msg, size_t msglen) {
     *out = NULL;
@@ -122,15 +138,11 @@ czk_err czk_prove_start(czk_pending **out, const czk_params *params, czk_assignm
     czk_err e = czk_domain_init(&dom, asg->n_abc);
     if (e != CZK_OK) {
         SET_MSG("%zu constraint evaluations exceed the largest evaluation domain", asg->n_abc);
-        assignment_release(asg);
+        czk_assignment_release(asg);
         return e;
     }
-    if ((e = check_shapes(params, asg, dom.n, msg, msglen)) != CZK_OK) goto fail_early;
-    if (czk_g1_affine_is_infinity(&params->vk.delta_g1) || czk_g2_affine_is_infinity(&params->vk.delta_g2)) {
-        SET_MSG("the parameters' delta is the identity (a subverted setup)");
-        e = CZK_ERR_INVALID_ARGUMENT;
-        goto fail_early;
-    }
+    size_t domain_n;
+    if ((e = czk_prove_check(params, asg, &domain_n, msg, msglen)) != CZK_OK) goto fail_early;
     czk_pending *p = czk_mem_alloc(sizeof *p, CZK_MEM_PENDING);
     if (!p) {
         e = CZK_ERR_NO_MEMORY;
@@ -187,7 +199,7 @@ czk_err czk_prove_start(czk_pending **out, const czk_params *params, czk_assignm
 fail:
     czk_pending_destroy(p);
 fail_early:
-    assignment_release(asg);
+    czk_assignment_release(asg);
     czk_domain_free(&dom);
     return e;
 }
@@ -204,6 +216,44 @@ static void g2_mul(czk_g2 *r, const czk_g2 *p, const czk_fr *k) {
     uint64_t v[CZK_FR_LIMBS];
     czk_fr_to_canonical(v, k);
     czk_g2_mul(r, p, v, CZK_FR_LIMBS);
+}
+
+void czk_prove_assemble(czk_proof *out, const czk_vk *vk, const czk_prove_sums *sums, const czk_fr *r,
+                        const czk_fr *s) {
+    czk_g1 g_a, g_c, t, delta1, alpha1, beta1;
+    czk_g2 g_b, delta2, beta2;
+    czk_g1_from_affine(&delta1, &vk->delta_g1);
+    czk_g1_from_affine(&alpha1, &vk->alpha_g1);
+    czk_g1_from_affine(&beta1, &vk->beta_g1);
+    czk_g2_from_affine(&delta2, &vk->delta_g2);
+    czk_g2_from_affine(&beta2, &vk->beta_g2);
+
+    /* A = rδ + α + Σa */
+    g1_mul(&g_a, &delta1, r);
+    czk_g1_add(&g_a, &g_a, &alpha1);
+    czk_g1_add(&g_a, &g_a, &sums->a);
+    /* B = sδ + β + Σb */
+    g2_mul(&g_b, &delta2, s);
+    czk_g2_add(&g_b, &g_b, &beta2);
+    czk_g2_add(&g_b, &g_b, &sums->b_g2);
+    /* C = sΣa + rΣb_g1 + rsδ + sα + rβ + Σh + Σl */
+    czk_fr rs;
+    czk_fr_mul(&rs, r, s);
+    g1_mul(&g_c, &sums->a, s);
+    g1_mul(&t, &sums->b_g1, r);
+    czk_g1_add(&g_c, &g_c, &t);
+    g1_mul(&t, &delta1, &rs);
+    czk_g1_add(&g_c, &g_c, &t);
+    g1_mul(&t, &alpha1, s);
+    czk_g1_add(&g_c, &g_c, &t);
+    g1_mul(&t, &beta1, r);
+    czk_g1_add(&g_c, &g_c, &t);
+    czk_g1_add(&g_c, &g_c, &sums->h);
+    czk_g1_add(&g_c, &g_c, &sums->l);
+
+    czk_g1_to_affine(&out->a, &g_a);
+    czk_g2_to_affine(&out->b, &g_b);
+    czk_g1_to_affine(&out->c, &g_c);
 }
 
 czk_err czk_prove_finish(czk_proof *out, czk_pending *p, czk_pool *pool, char *msg, size_t msglen) {
@@ -223,40 +273,8 @@ czk_err czk_prove_finish(czk_proof *out, czk_pending *p, czk_pool *pool, char *m
     czk_mem_free(p->aux);
     p->input = p->aux = NULL;
 
-    czk_g1 g_a, g_c, t, delta1, alpha1, beta1;
-    czk_g2 g_b, delta2, beta2;
-    czk_g1_from_affine(&delta1, &vk->delta_g1);
-    czk_g1_from_affine(&alpha1, &vk->alpha_g1);
-    czk_g1_from_affine(&beta1, &vk->beta_g1);
-    czk_g2_from_affine(&delta2, &vk->delta_g2);
-    czk_g2_from_affine(&beta2, &vk->beta_g2);
-
-    /* A = rδ + α + Σa */
-    g1_mul(&g_a, &delta1, &p->r);
-    czk_g1_add(&g_a, &g_a, &alpha1);
-    czk_g1_add(&g_a, &g_a, &p->a_sum);
-    /* B = sδ + β + Σb */
-    g2_mul(&g_b, &delta2, &p->s);
-    czk_g2_add(&g_b, &g_b, &beta2);
-    czk_g2_add(&g_b, &g_b, &b_sum);
-    /* C = sΣa + rΣb_g1 + rsδ + sα + rβ + Σh + Σl */
-    czk_fr rs;
-    czk_fr_mul(&rs, &p->r, &p->s);
-    g1_mul(&g_c, &p->a_sum, &p->s);
-    g1_mul(&t, &p->b_g1_sum, &p->r);
-    czk_g1_add(&g_c, &g_c, &t);
-    g1_mul(&t, &delta1, &rs);
-    czk_g1_add(&g_c, &g_c, &t);
-    g1_mul(&t, &alpha1, &p->s);
-    czk_g1_add(&g_c, &g_c, &t);
-    g1_mul(&t, &beta1, &p->r);
-    czk_g1_add(&g_c, &g_c, &t);
-    czk_g1_add(&g_c, &g_c, &p->h_sum);
-    czk_g1_add(&g_c, &g_c, &p->l_sum);
-
-    czk_g1_to_affine(&out->a, &g_a);
-    czk_g2_to_affine(&out->b, &g_b);
-    czk_g1_to_affine(&out->c, &g_c);
+    czk_prove_sums sums = {p->a_sum, p->b_g1_sum, p->h_sum, p->l_sum, b_sum};
+    czk_prove_assemble(out, vk, &sums, &p->r, &p->s);
     czk_pending_destroy(p);
     return CZK_OK;
 }

@@ -95,7 +95,7 @@ static void slow_close(czk_backend *be) {
     slow_impl *x = be->impl;
     czk_backend_close(x->cpu);
 }
-static const czk_backend_ops SLOW_OPS = {"slow-cpu", slow_start, slow_pending_bytes, slow_finish, slow_destroy,
+static const czk_backend_ops SLOW_OPS = {"slow-cpu", slow_start, slow_pending_bytes, slow_finish, slow_destroy, NULL,
                                          slow_close};
 
 /* ---- helpers ------------------------------------------------------------------------ */

@@ -104,3 +104,27 @@ czk_err czk_gpu_msm_g1_resident(czk_gpu *g, czk_g1 *r, const czk_gpu_g1_bases *b
     if (msg && msglen) snprintf(msg, msglen, "no CUDA backend in this build");
     return CZK_ERR_UNSUPPORTED;
 }
+
+czk_err czk_gpu_msm_g2(czk_gpu *g, czk_g2 *r, const czk_g2_affine *bases, const czk_fr *scalars, size_t n,
+                       const czk_bitmap *density, char *msg, size_t msglen) {
+    (void)g, (void)r, (void)bases, (void)scalars, (void)n, (void)density;
+    if (msg && msglen) snprintf(msg, msglen, "no CUDA backend in this build");
+    return CZK_ERR_UNSUPPORTED;
+}
+
+czk_err czk_gpu_g2_bases_upload(czk_gpu *g, const czk_g2_affine *bases, size_t count, czk_gpu_g2_bases **out,
+                                char *msg, size_t msglen) {
+    (void)g, (void)bases, (void)count;
+    *out = NULL;
+    if (msg && msglen) snprintf(msg, msglen, "no CUDA backend in this build");
+    return CZK_ERR_UNSUPPORTED;
+}
+
+void czk_gpu_g2_bases_free(czk_gpu_g2_bases *b) { (void)b; }
+
+czk_err czk_gpu_msm_g2_resident(czk_gpu *g, czk_g2 *r, const czk_gpu_g2_bases *bases, const czk_fr *scalars,
+                                size_t n, const czk_bitmap *density, char *msg, size_t msglen) {
+    (void)g, (void)r, (void)bases, (void)scalars, (void)n, (void)density;
+    if (msg && msglen) snprintf(msg, msglen, "no CUDA backend in this build");
+    return CZK_ERR_UNSUPPORTED;
+}

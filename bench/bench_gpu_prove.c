@@ -1,0 +1,295 @@
+/* czk — the CUDA backend's start (and finish) on a partition shaped like a
+ * 32 GiB PoRep partition, scaled to a domain of 2^K (device 0).
+ *
+ *   bench_gpu_prove [--reps N] [--g2 gpu|cpu] [K ...]     (default K: 20 24 27)
+ *
+ * The shape (constraints, inputs, aux, densities, 0/1 fraction of the
+ * witness) comes from czk_synthetic_profile_porep and the reference counts
+ * (num_aux / constraints = 130,169,893 / 130,278,541; a_aux 99.68 %, b_aux
+ * 25.44 %, b_input one bit). Setup at 2^27 would take an hour, so the
+ * parameters are stand-ins of the right sizes (2^16 distinct points
+ * repeated) and a, b, c are random: every kernel does the same work as for
+ * a real partition, but the proofs do not verify (correctness is
+ * test_gpu_backend's job). The first start uploads the resident bases and
+ * is reported apart; then the median, min and max of N runs (default 5) of
+ * start, its stages (czk_backend_cuda_timings), and finish.
+ * Prints "no GPU" and exits 0 without a device. CSV:
+ * bench/results/gpu_prove.csv. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "bench.h"
+#include "czk/backend.h"
+#include "czk/circuit.h"
+#include "czk/g1.h"
+#include "czk/g2.h"
+#include "czk/gpu.h"
+#include "czk/mem.h"
+
+#define DISTINCT ((size_t)1 << 16)
+
+static void fill(czk_fr *v, size_t n, uint64_t s, double binary_fraction) {
+    uint64_t cut = (uint64_t)(binary_fraction * 18446744073709551615.0);
+    for (size_t i = 0; i < n; i++) {
+        s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+        if (s < cut) {
+            v[i] = (s & 1) ? CZK_FR_ONE : (czk_fr){{0}};
+            continue;
+        }
+        for (int k = 0; k < 4; k++) {
+            s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+            v[i].l[k] = k == 3 ? s % 0x73eda753299d7d48ull : s;
+        }
+    }
+}
+
+static void bits(czk_bitmap *b, size_t n, double frac, uint64_t s) {
+    uint64_t cut = (uint64_t)(frac * 18446744073709551615.0);
+    for (size_t i = 0; i < n; i++) {
+        s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+        if (s < cut) czk_bitmap_set(b, i);
+    }
+}
+
+static czk_g1_affine *g1_points(size_t n) {
+    czk_g1_affine *v = malloc(n * sizeof *v);
+    czk_g1 *jac = malloc(DISTINCT * sizeof *jac);
+    if (!v || !jac) return NULL;
+    czk_g1 p, q;
+    czk_g1_from_affine(&p, &CZK_G1_GENERATOR);
+    czk_g1_dbl(&q, &p);
+    for (size_t i = 0; i < DISTINCT; i++) {
+        jac[i] = p;
+        czk_g1_add(&p, &p, &q);
+    }
+    czk_g1_batch_to_affine(v, jac, DISTINCT < n ? DISTINCT : n);
+    for (size_t i = DISTINCT; i < n; i++) v[i] = v[i % DISTINCT];
+    free(jac);
+    return v;
+}
+
+static czk_g2_affine *g2_points(size_t n) {
+    czk_g2_affine *v = malloc((n ? n : 1) * sizeof *v);
+    czk_g2 *jac = malloc(DISTINCT * sizeof *jac);
+    if (!v || !jac) return NULL;
+    czk_g2 p, q;
+    czk_g2_from_affine(&p, &CZK_G2_GENERATOR);
+    czk_g2_dbl(&q, &p);
+    for (size_t i = 0; i < DISTINCT; i++) {
+        jac[i] = p;
+        czk_g2_add(&p, &p, &q);
+    }
+    czk_g2_batch_to_affine(v, jac, DISTINCT < n ? DISTINCT : n);
+    for (size_t i = DISTINCT; i < n; i++) v[i] = v[i % DISTINCT];
+    free(jac);
+    return v;
+}
+
+typedef struct {
+    czk_fr *input, *aux, *a, *b, *c;
+    size_t n_input, n_aux, n_abc;
+} master;
+
+static czk_fr *copy_tagged(const czk_fr *src, size_t n, size_t room, czk_mem_tag tag) {
+    czk_fr *d = czk_mem_alloc(room * sizeof *d, tag);
+    if (d) memcpy(d, src, n * sizeof *d);
+    return d;
+}
+
+static double med(double *v, int n) {
+    qsort(v, (size_t)n, sizeof *v, bench_cmp_double);
+    return v[n / 2];
+}
+
+static int bench_k(czk_backend *be, unsigned k, int reps, FILE *csv, const char *g2where) {
+    czk_synthetic_profile prof;
+    if (czk_synthetic_profile_porep(&prof, k) != CZK_OK) {
+        fprintf(stderr, "no PoRep profile for 2^%u\n", k);
+        return 1;
+    }
+    size_t n_dom = (size_t)1 << k;
+    master m;
+    m.n_input = prof.inputs;
+    m.n_abc = prof.constraints + prof.inputs;
+    m.n_aux = (size_t)((double)prof.constraints * (130169893.0 / 130278541.0));
+    czk_bitmap a_aux, b_input, b_aux;
+    if (czk_bitmap_init(&a_aux, m.n_aux) != CZK_OK || czk_bitmap_init(&b_input, m.n_input) != CZK_OK ||
+        czk_bitmap_init(&b_aux, m.n_aux) != CZK_OK)
+        return 1;
+    bits(&a_aux, m.n_aux, 129753292.0 / 130169893.0, 11);
+    czk_bitmap_set(&b_input, 0);
+    bits(&b_aux, m.n_aux, 33112281.0 / 130169893.0, 12);
+    size_t na = m.n_input + czk_bitmap_count(&a_aux), nb = 1 + czk_bitmap_count(&b_aux);
+    size_t ng1 = n_dom > m.n_aux ? n_dom : m.n_aux;
+    if (na > ng1) ng1 = na;
+
+    double t0 = bench_now_ns();
+    czk_g1_affine *g1 = g1_points(ng1);
+    czk_g2_affine *g2 = g2_points(nb);
+    m.input = malloc(m.n_input * sizeof(czk_fr));
+    m.aux = malloc(m.n_aux * sizeof(czk_fr));
+    m.a = malloc(m.n_abc * sizeof(czk_fr));
+    m.b = malloc(m.n_abc * sizeof(czk_fr));
+    m.c = malloc(m.n_abc * sizeof(czk_fr));
+    if (!g1 || !g2 || !m.input || !m.aux || !m.a || !m.b || !m.c) {
+        fprintf(stderr, "2^%u: out of host memory\n", k);
+        return 1;
+    }
+    fill(m.input, m.n_input, 1, 0.0);
+    m.input[0] = CZK_FR_ONE;
+    fill(m.aux, m.n_aux, 2, prof.binary_fraction);
+    fill(m.a, m.n_abc, 3, 0.0);
+    fill(m.b, m.n_abc, 4, 0.0);
+    fill(m.c, m.n_abc, 5, 0.0);
+
+    /* stand-in parameters: every query points into g1 / g2 (never freed as params) */
+    czk_params params;
+    memset(&params, 0, sizeof params);
+    params.vk.alpha_g1 = params.vk.beta_g1 = params.vk.delta_g1 = CZK_G1_GENERATOR;
+    params.vk.beta_g2 = params.vk.gamma_g2 = params.vk.delta_g2 = CZK_G2_GENERATOR;
+    params.vk.ic = g1;
+    params.vk.n_ic = m.n_input;
+    params.h = g1;
+    params.n_h = n_dom - 1;
+    params.l = g1;
+    params.n_l = m.n_aux;
+    params.a = g1;
+    params.n_a = na;
+    params.b_g1 = g1;
+    params.n_b_g1 = nb;
+    params.b_g2 = g2;
+    params.n_b_g2 = nb;
+    printf("2^%u: %zu constraints, %zu inputs, %zu aux, A %zu, B %zu points; inputs made in %.1f s\n", k,
+           prof.constraints, m.n_input, m.n_aux, na, nb, (bench_now_ns() - t0) * 1e-9);
+
+    int runs = reps + 1;
+    double *start = calloc((size_t)runs, sizeof(double)), *fin = calloc((size_t)runs, sizeof(double));
+    double *st[7];
+    for (int i = 0; i < 7; i++) st[i] = calloc((size_t)runs, sizeof(double));
+    int rc = 0;
+    for (int run = 0; run < runs && rc == 0; run++) {
+        czk_assignment asg = {copy_tagged(m.input, m.n_input, m.n_input, CZK_MEM_SYNTH), m.n_input,
+                              copy_tagged(m.aux, m.n_aux, m.n_aux, CZK_MEM_SYNTH), m.n_aux,
+                              copy_tagged(m.a, m.n_abc, m.n_abc, CZK_MEM_ABC), copy_tagged(m.b, m.n_abc, m.n_abc, CZK_MEM_ABC),
+                              copy_tagged(m.c, m.n_abc, m.n_abc, CZK_MEM_ABC), m.n_abc, &a_aux, &b_input, &b_aux};
+        czk_backend_cuda_timings before, after;
+        czk_backend_cuda_timings_get(be, &before);
+        czk_fr r = CZK_FR_ONE, s = CZK_FR_ONE;
+        char msg[512] = "";
+        czk_backend_pending *p = NULL;
+        double ts = bench_now_ns();
+        czk_err e = czk_backend_start(be, &p, &params, &asg, &r, &s, msg, sizeof msg);
+        double te = bench_now_ns();
+        if (e != CZK_OK) {
+            fprintf(stderr, "2^%u start: %s (%s)\n", k, czk_err_str(e), msg);
+            rc = 1;
+            break;
+        }
+        czk_proof proof;
+        e = czk_backend_finish(be, p, &proof, msg, sizeof msg);
+        double tf = bench_now_ns();
+        if (e != CZK_OK) {
+            fprintf(stderr, "2^%u finish: %s (%s)\n", k, czk_err_str(e), msg);
+            rc = 1;
+            break;
+        }
+        czk_backend_cuda_timings_get(be, &after);
+        start[run] = (te - ts) * 1e-6;
+        fin[run] = (tf - te) * 1e-6;
+        st[0][run] = (after.bases_s - before.bases_s) * 1e3;
+        st[1][run] = (after.abc_h_s - before.abc_h_s) * 1e3;
+        st[2][run] = (after.msm_h_s - before.msm_h_s) * 1e3;
+        st[3][run] = (after.witness_s - before.witness_s) * 1e3;
+        st[4][run] = (after.msm_g1_s - before.msm_g1_s) * 1e3;
+        st[5][run] = (after.msm_g2_s - before.msm_g2_s) * 1e3;
+        st[6][run] = (after.lock_wait_s - before.lock_wait_s) * 1e3;
+        if (run == 0)
+            printf("  first start (uploads the resident bases, %.0f ms of it): %.0f ms\n", st[0][0], start[0]);
+    }
+    if (rc == 0 && reps > 0) {
+        static const char *names[] = {"bases upload", "a,b,c upload + NTT/H", "H MSM", "witness upload",
+                                      "L, A, B-G1 MSMs", "B-G2 MSM", "lock wait"};
+        double smin = start[1], smax = start[1];
+        for (int i = 1; i < runs; i++) {
+            smin = start[i] < smin ? start[i] : smin;
+            smax = start[i] > smax ? start[i] : smax;
+        }
+        double sm = med(start + 1, reps), fm = med(fin + 1, reps);
+        printf("  %-28s %10.1f ms (min %.1f, max %.1f, %d runs)\n", "start", sm, smin, smax, reps);
+        for (int i = 1; i < 7; i++) printf("    %-26s %10.1f ms\n", names[i], med(st[i] + 1, reps));
+        printf("  %-28s %10.1f ms (B in G2 on the %s)\n", "finish", fm, g2where);
+        if (csv) {
+            fprintf(csv, "start,%u,%s,%.3f,%.3f,%.3f\n", k, g2where, sm, smin, smax);
+            for (int i = 1; i < 7; i++) fprintf(csv, "%s,%u,%s,%.3f,,\n", names[i], k, g2where, med(st[i] + 1, reps));
+            fprintf(csv, "finish,%u,%s,%.3f,,\n", k, g2where, fm);
+        }
+    }
+    czk_backend_forget(be, &params);
+    free(start);
+    free(fin);
+    for (int i = 0; i < 7; i++) free(st[i]);
+    free(g1);
+    free(g2);
+    free(m.input);
+    free(m.aux);
+    free(m.a);
+    free(m.b);
+    free(m.c);
+    czk_bitmap_free(&a_aux);
+    czk_bitmap_free(&b_input);
+    czk_bitmap_free(&b_aux);
+    return rc;
+}
+
+int main(int argc, char **argv) {
+    int reps = 5;
+    czk_g2_where g2 = CZK_G2_GPU;
+    unsigned ks[16];
+    int nk = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--reps") && i + 1 < argc) {
+            reps = atoi(argv[++i]);
+        } else if (!strcmp(argv[i], "--g2") && i + 1 < argc) {
+            i++;
+            g2 = !strcmp(argv[i], "cpu") ? CZK_G2_CPU : CZK_G2_GPU;
+        } else if (nk < 16 && atoi(argv[i]) >= 10 && atoi(argv[i]) <= 27) {
+            ks[nk++] = (unsigned)atoi(argv[i]);
+        } else {
+            fprintf(stderr, "usage: bench_gpu_prove [--reps N] [--g2 gpu|cpu] [K ...] (10 <= K <= 27)\n");
+            return 2;
+        }
+    }
+    if (nk == 0) {
+        ks[nk++] = 20;
+        ks[nk++] = 24;
+        ks[nk++] = 27;
+    }
+    if (czk_gpu_count() == 0) {
+        printf("bench_gpu_prove: no GPU\n");
+        return 0;
+    }
+    czk_pool *pool = NULL;
+    if (czk_pool_create(&pool, 0) != CZK_OK) return 1;
+    czk_backend *be = NULL;
+    char msg[512] = "";
+    czk_backend_cuda_config cfg = {0, 0, g2, pool};
+    if (czk_backend_cuda_open(&be, &cfg, msg, sizeof msg) != CZK_OK) {
+        fprintf(stderr, "bench_gpu_prove: %s\n", msg);
+        return 1;
+    }
+    const char *where = g2 == CZK_G2_GPU ? "gpu" : "cpu";
+    printf("CUDA backend start on %s, PoRep-shaped partitions, B in G2 on the %s\n", czk_backend_cuda_describe(be),
+           where);
+    mkdir("bench", 0755);
+    mkdir("bench/results", 0755);
+    FILE *csv = fopen("bench/results/gpu_prove.csv", "w");
+    if (csv) fprintf(csv, "stage,log2_domain,b_g2_on,median_ms,min_ms,max_ms\n");
+    int rc = 0;
+    for (int i = 0; i < nk && rc == 0; i++) rc = bench_k(be, ks[i], reps, csv, where);
+    if (csv) fclose(csv);
+    czk_backend_close(be);
+    czk_pool_destroy(pool);
+    return rc;
+}

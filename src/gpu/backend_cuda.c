@@ -1,0 +1,462 @@
+/* czk — the CUDA prover backend (include/czk/backend.h).
+ *
+ * start, under the device lock:
+ *   bases of the params resident on the device (uploaded at the first
+ *   partition, kept until forget; when they do not fit, uploaded for each
+ *   MSM and freed after it);
+ *   a, b, c staged through pinned memory, each freed on the host as soon as
+ *   it is on the device, their transforms overlapping the next upload;
+ *   H by NTTs on the device; the H MSM on the device-resident H;
+ *   the witness uploaded once; the L, A, B-in-G1 (and B-in-G2) MSMs on it.
+ * finish: B in G2 on the CPU when so configured, then the assembly.
+ *
+ * The backend is shared by the engine's GPU workers: the per-device lock
+ * serializes the device work of one device; everything else (checks, the
+ * domain, the pending state, finish) runs outside it. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "czk/backend.h"
+#include "czk/gpu.h"
+#include "czk/mem.h"
+#include "czk/msm.h"
+#include "czk/poly.h"
+#include "gpu_internal.h"
+#include "gpu_stage.h"
+
+#define SET_MSG(...)                                          \
+    do {                                                      \
+        if (msg && msglen) snprintf(msg, msglen, __VA_ARGS__); \
+    } while (0)
+
+#define MAX_DEVICES 64
+/* One lock per device ordinal for the whole process (GNU range initializer). */
+static pthread_mutex_t device_locks[MAX_DEVICES] = {[0 ... MAX_DEVICES - 1] = PTHREAD_MUTEX_INITIALIZER};
+
+/* The bases of one params on the device. */
+typedef struct resident {
+    const czk_params *params;
+    czk_gpu_g1_bases *h, *l, *a, *b_g1;
+    czk_gpu_g2_bases *b_g2;
+    size_t bytes;
+    struct resident *next;
+} resident;
+
+typedef struct {
+    czk_backend_cuda_config cfg;
+    czk_gpu *gpu;
+    pthread_mutex_t mu; /* residents, domains, timings */
+    resident *res;      /* touched only under the device lock */
+    czk_domain *dom[CZK_DOMAIN_MAX_LOG + 1];
+    czk_backend_cuda_timings t;
+} cuda_backend;
+
+typedef struct {
+    const czk_params *params;
+    czk_prove_sums sums;
+    czk_fr r, s;
+    /* B in G2 on the CPU: the witness (owned) and the b densities */
+    czk_fr *input, *aux;
+    size_t n_input, n_aux;
+    const czk_bitmap *b_input_density, *b_aux_density;
+} cuda_pending;
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void resident_free(resident *r) {
+    if (!r) return;
+    czk_gpu_g1_bases_free(r->h);
+    czk_gpu_g1_bases_free(r->l);
+    czk_gpu_g1_bases_free(r->a);
+    czk_gpu_g1_bases_free(r->b_g1);
+    czk_gpu_g2_bases_free(r->b_g2);
+    free(r);
+}
+
+/* Uploads the queries of params (b_g2 only when B in G2 runs on the GPU).
+ * Empty queries stay NULL. */
+static czk_err resident_make(cuda_backend *cb, const czk_params *p, resident **out, char *msg, size_t msglen) {
+    *out = NULL;
+    resident *r = calloc(1, sizeof *r);
+    if (!r) {
+        SET_MSG("out of host memory");
+        return CZK_ERR_NO_MEMORY;
+    }
+    r->params = p;
+    czk_err e = CZK_OK;
+    if (p->n_h) e = czk_gpu_g1_bases_upload(cb->gpu, p->h, p->n_h, &r->h, msg, msglen);
+    if (e == CZK_OK && p->n_l) e = czk_gpu_g1_bases_upload(cb->gpu, p->l, p->n_l, &r->l, msg, msglen);
+    if (e == CZK_OK && p->n_a) e = czk_gpu_g1_bases_upload(cb->gpu, p->a, p->n_a, &r->a, msg, msglen);
+    if (e == CZK_OK && p->n_b_g1) e = czk_gpu_g1_bases_upload(cb->gpu, p->b_g1, p->n_b_g1, &r->b_g1, msg, msglen);
+    if (e == CZK_OK && p->n_b_g2 && cb->cfg.g2 == CZK_G2_GPU)
+        e = czk_gpu_g2_bases_upload(cb->gpu, p->b_g2, p->n_b_g2, &r->b_g2, msg, msglen);
+    if (e != CZK_OK) {
+        resident_free(r);
+        return e;
+    }
+    r->bytes = (p->n_h + p->n_l + p->n_a + p->n_b_g1) * sizeof(czk_g1_affine) +
+               (cb->cfg.g2 == CZK_G2_GPU ? p->n_b_g2 * sizeof(czk_g2_affine) : 0);
+    *out = r;
+    return CZK_OK;
+}
+
+/* The domain of 2^log points, made once per size (the GPU uses only its
+ * scalars: n, 1/n, the coset and Z). */
+static czk_err domain_get(cuda_backend *cb, size_t n, const czk_domain **out, char *msg, size_t msglen) {
+    unsigned lg = 0;
+    while (((size_t)1 << lg) < n) lg++;
+    pthread_mutex_lock(&cb->mu);
+    czk_err e = CZK_OK;
+    if (!cb->dom[lg]) {
+        czk_domain *d = malloc(sizeof *d);
+        if (!d) {
+            e = CZK_ERR_NO_MEMORY;
+        } else if ((e = czk_domain_init(d, n)) != CZK_OK) {
+            free(d);
+        } else {
+            cb->dom[lg] = d;
+        }
+        if (e != CZK_OK) SET_MSG("the evaluation domain of %zu points: %s", n, czk_err_str(e));
+    }
+    *out = cb->dom[lg];
+    pthread_mutex_unlock(&cb->mu);
+    return e;
+}
+
+/* ---- MSMs over resident or per-call bases ------------------------------------ */
+
+static const void *g1_at(const czk_gpu_g1_bases *b, size_t off) {
+    return (const char *)czk_gpu_g1_bases_ptr(b) + off * sizeof(czk_g1_affine);
+}
+static const void *g2_at(const czk_gpu_g2_bases *b, size_t off) {
+    return (const char *)czk_gpu_g2_bases_ptr(b) + off * sizeof(czk_g2_affine);
+}
+
+/* Σ scalars·q for G1 with q resident (res != NULL) or uploaded for this call,
+ * bases [off, nq), scalars on the device. */
+static czk_err msm1(cuda_backend *cb, czk_g1 *r, const czk_gpu_g1_bases *res, const czk_g1_affine *q, size_t nq,
+                    size_t off, const void *dscal, size_t n, const czk_bitmap *density, char *msg, size_t msglen) {
+    size_t used = density ? (n ? czk_bitmap_rank(density, n) : 0) : n;
+    if (used == 0 || off >= nq) {
+        czk_g1_set_infinity(r);
+        return CZK_OK;
+    }
+    if (res) return czk_gpu_msm_g1_dev(cb->gpu, r, g1_at(res, off), nq - off, dscal, n, density, msg, msglen);
+    czk_gpu_g1_bases *tmp = NULL;
+    czk_err e = czk_gpu_g1_bases_upload(cb->gpu, q + off, used, &tmp, msg, msglen);
+    if (e == CZK_OK) e = czk_gpu_msm_g1_dev(cb->gpu, r, czk_gpu_g1_bases_ptr(tmp), used, dscal, n, density, msg, msglen);
+    czk_gpu_g1_bases_free(tmp);
+    return e;
+}
+
+static czk_err msm2(cuda_backend *cb, czk_g2 *r, const czk_gpu_g2_bases *res, const czk_g2_affine *q, size_t nq,
+                    size_t off, const void *dscal, size_t n, const czk_bitmap *density, char *msg, size_t msglen) {
+    size_t used = density ? (n ? czk_bitmap_rank(density, n) : 0) : n;
+    if (used == 0 || off >= nq) {
+        czk_g2_set_infinity(r);
+        return CZK_OK;
+    }
+    if (res) return czk_gpu_msm_g2_dev(cb->gpu, r, g2_at(res, off), nq - off, dscal, n, density, msg, msglen);
+    czk_gpu_g2_bases *tmp = NULL;
+    czk_err e = czk_gpu_g2_bases_upload(cb->gpu, q + off, used, &tmp, msg, msglen);
+    if (e == CZK_OK) e = czk_gpu_msm_g2_dev(cb->gpu, r, czk_gpu_g2_bases_ptr(tmp), used, dscal, n, density, msg, msglen);
+    czk_gpu_g2_bases_free(tmp);
+    return e;
+}
+
+/* ---- start ----------------------------------------------------------------------- */
+
+static void free_host_abc(int k, void *ctx) {
+    czk_assignment *asg = ctx;
+    czk_fr **v[3] = {&asg->a, &asg->b, &asg->c};
+    czk_mem_free(*v[k]);
+    *v[k] = NULL;
+}
+
+/* Everything on the device; the caller holds the device lock. */
+static czk_err device_work(cuda_backend *cb, cuda_pending *p, const czk_params *params, czk_assignment *asg,
+                           const czk_domain *dom, char *msg, size_t msglen) {
+    czk_err e = CZK_OK;
+    czk_gpu_vec *hv = NULL, *win = NULL, *waux = NULL;
+    resident *res = NULL;
+    int keep = 1;
+    double t0 = now_s(), t1;
+    for (res = cb->res; res && res->params != params; res = res->next) {}
+    if (!res) {
+        e = resident_make(cb, params, &res, msg, msglen);
+        if (e == CZK_ERR_NO_MEMORY) {
+            keep = 0; /* bases per MSM: the device is too small to keep them */
+            res = NULL;
+            e = CZK_OK;
+        } else if (e != CZK_OK) {
+            return e;
+        } else {
+            res->next = cb->res;
+            cb->res = res;
+        }
+    }
+    t1 = now_s();
+    double t_bases = t1 - t0;
+
+    /* H */
+    czk_fr *abc[3] = {asg->a, asg->b, asg->c};
+    e = czk_gpu_poly_h_staged(cb->gpu, dom, abc, asg->n_abc, cb->cfg.pool, &hv, free_host_abc, asg, msg, msglen);
+    if (e != CZK_OK) goto out;
+    double t2 = now_s();
+    e = msm1(cb, &p->sums.h, keep ? res->h : NULL, params->h, params->n_h, 0, czk_gpu_vec_ptr(hv), dom->n - 1,
+             NULL, msg, msglen);
+    czk_gpu_vec_free(hv);
+    hv = NULL;
+    if (e != CZK_OK) goto out;
+    double t3 = now_s();
+
+    /* the witness */
+    e = czk_gpu_vec_alloc(cb->gpu, asg->n_input, &win, msg, msglen);
+    if (e == CZK_OK) e = czk_gpu_vec_upload_staged(win, asg->input, asg->n_input, cb->cfg.pool, msg, msglen);
+    if (e == CZK_OK && asg->n_aux) {
+        e = czk_gpu_vec_alloc(cb->gpu, asg->n_aux, &waux, msg, msglen);
+        if (e == CZK_OK) e = czk_gpu_vec_upload_staged(waux, asg->aux, asg->n_aux, cb->cfg.pool, msg, msglen);
+    }
+    if (e != CZK_OK) goto out;
+    double t4 = now_s();
+    const void *din = czk_gpu_vec_ptr(win), *daux = czk_gpu_vec_ptr(waux);
+    size_t ni = asg->n_input, na = asg->n_aux;
+    size_t kb = czk_bitmap_count(asg->b_input_density);
+    czk_g1 t;
+    /* L */
+    e = msm1(cb, &p->sums.l, keep ? res->l : NULL, params->l, params->n_l, 0, daux, na, NULL, msg, msglen);
+    /* A: inputs in full, then aux by the a density */
+    if (e == CZK_OK) e = msm1(cb, &p->sums.a, keep ? res->a : NULL, params->a, params->n_a, 0, din, ni, NULL, msg, msglen);
+    if (e == CZK_OK) {
+        e = msm1(cb, &t, keep ? res->a : NULL, params->a, params->n_a, ni, daux, na, asg->a_aux_density, msg, msglen);
+        if (e == CZK_OK) czk_g1_add(&p->sums.a, &p->sums.a, &t);
+    }
+    /* B in G1 by the b densities */
+    if (e == CZK_OK)
+        e = msm1(cb, &p->sums.b_g1, keep ? res->b_g1 : NULL, params->b_g1, params->n_b_g1, 0, din, ni,
+                 asg->b_input_density, msg, msglen);
+    if (e == CZK_OK) {
+        e = msm1(cb, &t, keep ? res->b_g1 : NULL, params->b_g1, params->n_b_g1, kb, daux, na, asg->b_aux_density, msg,
+                 msglen);
+        if (e == CZK_OK) czk_g1_add(&p->sums.b_g1, &p->sums.b_g1, &t);
+    }
+    if (e != CZK_OK) goto out;
+    double t5 = now_s();
+    /* B in G2 */
+    if (cb->cfg.g2 == CZK_G2_GPU) {
+        czk_g2 t2v;
+        e = msm2(cb, &p->sums.b_g2, keep ? res->b_g2 : NULL, params->b_g2, params->n_b_g2, 0, din, ni,
+                 asg->b_input_density, msg, msglen);
+        if (e == CZK_OK) {
+            e = msm2(cb, &t2v, keep ? res->b_g2 : NULL, params->b_g2, params->n_b_g2, kb, daux, na,
+                     asg->b_aux_density, msg, msglen);
+            if (e == CZK_OK) czk_g2_add(&p->sums.b_g2, &p->sums.b_g2, &t2v);
+        }
+    }
+    double t6 = now_s();
+    if (e == CZK_OK) {
+        pthread_mutex_lock(&cb->mu);
+        cb->t.partitions++;
+        cb->t.bases_s += t_bases;
+        cb->t.abc_h_s += t2 - t1;
+        cb->t.msm_h_s += t3 - t2;
+        cb->t.witness_s += t4 - t3;
+        cb->t.msm_g1_s += t5 - t4;
+        cb->t.msm_g2_s += t6 - t5;
+        pthread_mutex_unlock(&cb->mu);
+    }
+out:
+    czk_gpu_vec_free(hv);
+    czk_gpu_vec_free(win);
+    czk_gpu_vec_free(waux);
+    (void)keep;
+    return e;
+}
+
+static czk_err cuda_start(czk_backend *be, czk_backend_pending **out, const czk_params *params, czk_assignment *asg,
+                          const czk_fr *r, const czk_fr *s, char *msg, size_t msglen) {
+    cuda_backend *cb = be->impl;
+    *out = NULL;
+    size_t n = 0;
+    const czk_domain *dom = NULL;
+    czk_err e = czk_prove_check(params, asg, &n, msg, msglen);
+    if (e == CZK_OK) e = domain_get(cb, n, &dom, msg, msglen);
+    if (e != CZK_OK) {
+        czk_assignment_release(asg);
+        return e;
+    }
+    cuda_pending *p = czk_mem_alloc(sizeof *p, CZK_MEM_PENDING);
+    if (!p) {
+        czk_assignment_release(asg);
+        SET_MSG("out of memory");
+        return CZK_ERR_NO_MEMORY;
+    }
+    memset(p, 0, sizeof *p);
+    p->params = params;
+    p->r = *r;
+    p->s = *s;
+
+    double tw = now_s();
+    pthread_mutex_t *lock = &device_locks[cb->cfg.ordinal];
+    pthread_mutex_lock(lock);
+    double tl = now_s();
+    e = device_work(cb, p, params, asg, dom, msg, msglen);
+    pthread_mutex_unlock(lock);
+    pthread_mutex_lock(&cb->mu);
+    cb->t.lock_wait_s += tl - tw;
+    cb->t.start_s += now_s() - tw;
+    pthread_mutex_unlock(&cb->mu);
+
+    czk_mem_free(asg->a);
+    czk_mem_free(asg->b);
+    czk_mem_free(asg->c);
+    asg->a = asg->b = asg->c = NULL;
+    if (e != CZK_OK) {
+        czk_assignment_release(asg);
+        czk_mem_free(p);
+        return e;
+    }
+    if (cb->cfg.g2 == CZK_G2_CPU) {
+        p->input = asg->input;
+        p->n_input = asg->n_input;
+        p->aux = asg->aux;
+        p->n_aux = asg->n_aux;
+        p->b_input_density = asg->b_input_density;
+        p->b_aux_density = asg->b_aux_density;
+        asg->input = asg->aux = NULL;
+    }
+    czk_assignment_release(asg);
+    *out = (czk_backend_pending *)p;
+    return CZK_OK;
+}
+
+static size_t cuda_pending_bytes(const czk_backend_pending *bp) {
+    const cuda_pending *p = (const cuda_pending *)bp;
+    return p ? sizeof *p + czk_mem_size(p->input) + czk_mem_size(p->aux) : 0;
+}
+
+static void cuda_destroy(czk_backend *be, czk_backend_pending *bp) {
+    (void)be;
+    cuda_pending *p = (cuda_pending *)bp;
+    if (!p) return;
+    czk_mem_free(p->input);
+    czk_mem_free(p->aux);
+    czk_mem_free(p);
+}
+
+static czk_err cuda_finish(czk_backend *be, czk_backend_pending *bp, czk_proof *out, char *msg, size_t msglen) {
+    cuda_backend *cb = be->impl;
+    cuda_pending *p = (cuda_pending *)bp;
+    if (cb->cfg.g2 == CZK_G2_CPU) {
+        const czk_params *params = p->params;
+        size_t k = czk_bitmap_count(p->b_input_density);
+        czk_g2 t2;
+        czk_err e = czk_msm_g2(&p->sums.b_g2, params->b_g2, p->input, p->n_input, p->b_input_density, cb->cfg.pool);
+        if (e == CZK_OK)
+            e = czk_msm_g2(&t2, params->b_g2 + k, p->aux, p->n_aux, p->b_aux_density, cb->cfg.pool);
+        if (e != CZK_OK) {
+            SET_MSG("the B MSM in G2 failed: %s", czk_err_str(e));
+            cuda_destroy(be, bp);
+            return e;
+        }
+        czk_g2_add(&p->sums.b_g2, &p->sums.b_g2, &t2);
+    }
+    czk_prove_assemble(out, &p->params->vk, &p->sums, &p->r, &p->s);
+    cuda_destroy(be, bp);
+    return CZK_OK;
+}
+
+static void cuda_forget(czk_backend *be, const czk_params *params) {
+    cuda_backend *cb = be->impl;
+    pthread_mutex_t *lock = &device_locks[cb->cfg.ordinal];
+    pthread_mutex_lock(lock);
+    for (resident **pr = &cb->res; *pr; pr = &(*pr)->next) {
+        if ((*pr)->params == params) {
+            resident *r = *pr;
+            *pr = r->next;
+            resident_free(r);
+            break;
+        }
+    }
+    pthread_mutex_unlock(lock);
+}
+
+static void cuda_close(czk_backend *be) {
+    cuda_backend *cb = be->impl;
+    pthread_mutex_t *lock = &device_locks[cb->cfg.ordinal];
+    pthread_mutex_lock(lock);
+    while (cb->res) {
+        resident *r = cb->res;
+        cb->res = r->next;
+        resident_free(r);
+    }
+    czk_gpu_close(cb->gpu);
+    pthread_mutex_unlock(lock);
+    for (size_t k = 0; k <= CZK_DOMAIN_MAX_LOG; k++) {
+        if (cb->dom[k]) czk_domain_free(cb->dom[k]);
+        free(cb->dom[k]);
+    }
+    pthread_mutex_destroy(&cb->mu);
+    free(cb);
+    free(be);
+}
+
+static const czk_backend_ops CUDA_OPS = {"cuda", cuda_start, cuda_pending_bytes, cuda_finish, cuda_destroy,
+                                         cuda_forget, cuda_close};
+
+czk_err czk_backend_cuda_open(czk_backend **out, const czk_backend_cuda_config *cfg, char *msg, size_t msglen) {
+    *out = NULL;
+    if (!cfg || cfg->ordinal < 0 || cfg->ordinal >= MAX_DEVICES || (unsigned)cfg->g2 > CZK_G2_CPU) {
+        SET_MSG("invalid CUDA backend configuration");
+        return CZK_ERR_INVALID_ARGUMENT;
+    }
+    czk_gpu *g = NULL;
+    czk_err e = czk_gpu_open(&g, cfg->ordinal, cfg->mem_cap_bytes, msg, msglen);
+    if (e != CZK_OK) return e;
+    czk_backend *be = malloc(sizeof *be);
+    cuda_backend *cb = calloc(1, sizeof *cb);
+    if (!be || !cb) {
+        free(be);
+        free(cb);
+        czk_gpu_close(g);
+        SET_MSG("out of host memory");
+        return CZK_ERR_NO_MEMORY;
+    }
+    cb->cfg = *cfg;
+    cb->gpu = g;
+    pthread_mutex_init(&cb->mu, NULL);
+    be->ops = &CUDA_OPS;
+    be->impl = cb;
+    *out = be;
+    return CZK_OK;
+}
+
+void czk_backend_cuda_timings_get(czk_backend *be, czk_backend_cuda_timings *out) {
+    memset(out, 0, sizeof *out);
+    if (!be || be->ops != &CUDA_OPS) return;
+    cuda_backend *cb = be->impl;
+    pthread_mutex_lock(&cb->mu);
+    *out = cb->t;
+    pthread_mutex_unlock(&cb->mu);
+}
+
+const char *czk_backend_cuda_describe(czk_backend *be) {
+    if (!be || be->ops != &CUDA_OPS) return "";
+    return czk_gpu_describe(((cuda_backend *)be->impl)->gpu);
+}
+
+size_t czk_backend_cuda_mem_used(czk_backend *be) {
+    if (!be || be->ops != &CUDA_OPS) return 0;
+    cuda_backend *cb = be->impl;
+    pthread_mutex_lock(&device_locks[cb->cfg.ordinal]);
+    size_t v = czk_gpu_mem_used(cb->gpu);
+    pthread_mutex_unlock(&device_locks[cb->cfg.ordinal]);
+    return v;
+}

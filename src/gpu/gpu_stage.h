@@ -1,0 +1,36 @@
+/* czk — what the CUDA prover backend (backend_cuda.c) needs from gpu.c
+ * beyond include/czk/gpu.h: uploads through pinned staging buffers on a
+ * copy stream, and H computed from host a, b, c with the uploads of b and c
+ * overlapped with the transforms of a and b. The czk_gpu is not
+ * thread-safe: callers hold the device lock. */
+#ifndef CZK_GPU_STAGE_H
+#define CZK_GPU_STAGE_H
+
+#include "czk/gpu.h"
+#include "czk/pool.h"
+
+/* Size of each of the two pinned staging buffers of a device. */
+#define CZK_GPU_STAGE_BYTES ((size_t)64 << 20)
+
+/* The device pointer of v (n Montgomery czk_fr). */
+void *czk_gpu_vec_ptr(czk_gpu_vec *v);
+
+/* Copies count values from host memory (pageable) into v through the pinned
+ * staging buffers and zero-fills v beyond them; the copies into the staging
+ * buffers run on pool (NULL: the calling thread) while the DMA engine empties
+ * the other buffer; src may be freed when this returns; work queued on the
+ * compute stream afterwards sees the data. */
+czk_err czk_gpu_vec_upload_staged(czk_gpu_vec *v, const czk_fr *src, size_t count, czk_pool *pool, char *msg,
+                                  size_t msglen);
+
+/* czk_poly_h of host a = src[0], b = src[1], c = src[2], n_have values each
+ * (zero beyond, up to d->n): on success *h_out is a device vector of d->n
+ * values whose first d->n - 1 are H's coefficients, bit-identical to
+ * czk_poly_h. done(k, ctx) is called as soon as src[k] is no longer needed
+ * (its host buffer may be freed then); the transforms of each vector start
+ * behind its own upload, so uploads overlap compute. */
+czk_err czk_gpu_poly_h_staged(czk_gpu *g, const czk_domain *d, czk_fr *const src[3], size_t n_have,
+                              czk_pool *pool, czk_gpu_vec **h_out, void (*done)(int k, void *ctx), void *ctx,
+                              char *msg, size_t msglen);
+
+#endif

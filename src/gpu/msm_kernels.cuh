@@ -1,0 +1,268 @@
+/* czk — the MSM point kernels (see msm.cu), templates over the coordinate
+ * field F, and template launchers; instantiated for G1 in msm.cu and for G2
+ * in msm_g2.cu (two translation units, compiled in parallel). */
+#ifndef CZK_GPU_MSM_KERNELS_CUH
+#define CZK_GPU_MSM_KERNELS_CUH
+
+#include <cuda_runtime.h>
+
+#include "g1.cuh"
+#include "g2.cuh"
+
+#define MSM_THREADS 128
+
+template <class F>
+static __device__ __forceinline__ void add_base(xyzz_t<F> &acc, const aff_t<F> *bases, uint32_t v) {
+    const aff_t<F> *b = bases + (v & 0x7fffffffu);
+    const F x = fe_ldg(&b->x), y = fe_ldg(&b->y);
+    if (!aff_is_inf(x, y)) xyzz_add_aff(acc, x, y, (v >> 31) != 0);
+}
+
+/* One slice [tL, tL+L) of a window's sorted pairs per thread. G1 (MINB 4):
+ * at most 128 registers (4 blocks of 128 per SM; no spills; measured on an
+ * H200 the same speed as 161 registers: the Fp multiplications bound it).
+ * G2 (MINB 2): at most 255 registers, twice the state. */
+template <class F, int MINB>
+__global__ void __launch_bounds__(MSM_THREADS, MINB) msm_chunks_kernel(const uint32_t *keys, const uint32_t *vals,
+                                                                    size_t m, unsigned L, uint32_t nb,
+                                                                    const aff_t<F> *bases, xyzz_t<F> *buckets,
+                                                                    xyzz_t<F> *partial) {
+    const size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    const size_t start = t * L;
+    if (start >= m) return;
+    const size_t end = start + L < m ? start + L : m;
+    size_t pos = start;
+    while (pos < end) {
+        const uint32_t k = keys[pos];
+        if (k >= nb) break;
+        const size_t run = pos;
+        xyzz_t<F> acc;
+        xyzz_set_inf(acc);
+        for (; pos < end && keys[pos] == k; pos++) add_base(acc, bases, vals[pos]);
+        const bool before = run == start && start > 0 && keys[start - 1] == k;
+        const bool after = pos == end && end < m && keys[end] == k;
+        if (!before && !after) xyzz_store(buckets + k, acc);
+        else xyzz_store(partial + 2 * t + (run == start ? 0 : 1), acc);
+    }
+}
+
+static __device__ __forceinline__ size_t lower_bound(const uint32_t *keys, size_t m, uint32_t x) {
+    size_t lo = 0, hi = m;
+    while (lo < hi) {
+        const size_t mid = (lo + hi) >> 1;
+        if (keys[mid] < x) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* Bucket b < nb: infinity when empty; the sum of its partials when its run
+ * crossed a slice edge; untouched otherwise (chunks wrote it). */
+template <class F>
+__global__ void __launch_bounds__(MSM_THREADS) msm_fix_kernel(const uint32_t *keys, size_t m, unsigned L, uint32_t nb,
+                                                              xyzz_t<F> *buckets, const xyzz_t<F> *partial) {
+    const uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
+    if (b >= nb) return;
+    const size_t s = lower_bound(keys, m, b), e = lower_bound(keys, m, b + 1);
+    xyzz_t<F> acc;
+    xyzz_set_inf(acc);
+    if (s == e) {
+        xyzz_store(buckets + b, acc);
+        return;
+    }
+    const size_t t0 = s / L, t1 = (e - 1) / L;
+    if (t0 == t1) return;
+    xyzz_load(acc, partial + 2 * t0 + (s == t0 * L ? 0 : 1));
+    for (size_t t = t0 + 1; t <= t1; t++) {
+        xyzz_t<F> q;
+        xyzz_load(q, partial + 2 * t);
+        xyzz_add(acc, q);
+    }
+    xyzz_store(buckets + b, acc);
+}
+
+/* Thread (w, s): over the G = nb/S buckets B_i of segment s of window w,
+ * R = Σ B_i and T = Σ (i+1)·B_i (i local), by a running sum from the top
+ * (2 additions per bucket); out[2(wS+s)] = T, out[2(wS+s)+1] = R. */
+template <class F>
+__global__ void __launch_bounds__(MSM_THREADS) msm_segments_kernel(const xyzz_t<F> *buckets, unsigned W, uint32_t nb,
+                                                                   unsigned S, jac_t<F> *out) {
+    const size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (t >= (size_t)W * S) return;
+    const size_t w = t / S, s = t % S, G = nb / S;
+    const xyzz_t<F> *bk = buckets + w * nb + s * G;
+    xyzz_t<F> run, tot, q;
+    xyzz_set_inf(run);
+    xyzz_set_inf(tot);
+    for (size_t i = G; i-- > 0;) {
+        xyzz_load(q, bk + i);
+        xyzz_add(run, q);
+        xyzz_add(tot, run);
+    }
+    xyzz_store_jac(out + 2 * t, tot);
+    xyzz_store_jac(out + 2 * t + 1, run);
+}
+
+/* The segments' sums in two steps, for groups whose additions are slow
+ * (G2): each segment of G = nb/S buckets is cut into k parts of g = G/k.
+ * Thread (w, s, j) of msm_parts_kernel: t_j = Σ (i+1)·B_i and r_j = Σ B_i
+ * over part j (i local), XYZZ in out[2(wSk+sk+j)], out[2(...)+1]; thread
+ * (w, s) of msm_combine_kernel: T = Σ_j t_j + g·Σ_j j·r_j, R = Σ_j r_j,
+ * which are segments' T and R (Jacobian, same layout). Serial additions:
+ * 2g + 3k + log2 g instead of 2G. */
+template <class F>
+__global__ void __launch_bounds__(MSM_THREADS) msm_parts_kernel(const xyzz_t<F> *buckets, unsigned W, uint32_t nb,
+                                                                unsigned P, xyzz_t<F> *out) {
+    const size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (t >= (size_t)W * P) return;
+    const size_t w = t / P, s = t % P, G = nb / P;
+    const xyzz_t<F> *bk = buckets + w * nb + s * G;
+    xyzz_t<F> run, tot, q;
+    xyzz_set_inf(run);
+    xyzz_set_inf(tot);
+    for (size_t i = G; i-- > 0;) {
+        xyzz_load(q, bk + i);
+        xyzz_add(run, q);
+        xyzz_add(tot, run);
+    }
+    xyzz_store(out + 2 * t, tot);
+    xyzz_store(out + 2 * t + 1, run);
+}
+
+template <class F>
+__global__ void __launch_bounds__(MSM_THREADS) msm_combine_kernel(const xyzz_t<F> *parts, unsigned WS, unsigned k,
+                                                                  unsigned glog, jac_t<F> *out) {
+    const size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (t >= WS) return;
+    const xyzz_t<F> *p = parts + 2 * t * k;
+    xyzz_t<F> sum_t, run, acc, q;
+    xyzz_set_inf(sum_t);
+    xyzz_set_inf(run);
+    xyzz_set_inf(acc);
+    for (unsigned j = k; j-- > 0;) {
+        xyzz_load(q, p + 2 * j);
+        xyzz_add(sum_t, q);
+        xyzz_load(q, p + 2 * j + 1);
+        xyzz_add(run, q);
+        if (j > 0) xyzz_add(acc, run);
+    }
+    for (unsigned i = 0; i < glog; i++) xyzz_dbl(acc);
+    xyzz_add(sum_t, acc);
+    xyzz_store_jac(out + 2 * t, sum_t);
+    xyzz_store_jac(out + 2 * t + 1, run);
+}
+
+/* Thread t: the sum of the bases j in [tL, tL+L) flagged as ones. */
+template <class F>
+__global__ void __launch_bounds__(MSM_THREADS) msm_ones_kernel(const aff_t<F> *bases, const uint8_t *isone, size_t m,
+                                                               unsigned L, xyzz_t<F> *out) {
+    const size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    const size_t start = t * L;
+    if (start >= m) return;
+    const size_t end = start + L < m ? start + L : m;
+    xyzz_t<F> acc;
+    xyzz_set_inf(acc);
+    for (size_t j = start; j < end; j++)
+        if (isone[j]) add_base(acc, bases, (uint32_t)j);
+    xyzz_store(out + t, acc);
+}
+
+/* Thread t: out[t] = Σ in[tL .. tL+L). */
+template <class F>
+__global__ void __launch_bounds__(MSM_THREADS) msm_xyzz_reduce_kernel(const xyzz_t<F> *in, size_t count, unsigned L,
+                                                                      xyzz_t<F> *out) {
+    const size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    const size_t start = t * L;
+    if (start >= count) return;
+    const size_t end = start + L < count ? start + L : count;
+    xyzz_t<F> acc, q;
+    xyzz_set_inf(acc);
+    for (size_t j = start; j < end; j++) {
+        xyzz_load(q, in + j);
+        xyzz_add(acc, q);
+    }
+    xyzz_store(out + t, acc);
+}
+
+template <class F> __global__ void msm_to_jac_kernel(const xyzz_t<F> *in, jac_t<F> *out) {
+    xyzz_t<F> p;
+    xyzz_load(p, in);
+    xyzz_store_jac(out, p);
+}
+
+static inline unsigned blocks_for(size_t n, unsigned threads) { return (unsigned)((n + threads - 1) / threads); }
+
+template <class F, int MINB>
+static inline cudaError_t launch_chunks(const uint32_t *keys, const uint32_t *vals, size_t m, unsigned L, uint32_t nb,
+                                 const void *bases, void *buckets, void *partial, cudaStream_t s) {
+    const size_t nchunks = (m + L - 1) / L;
+    msm_chunks_kernel<F, MINB><<<blocks_for(nchunks, MSM_THREADS), MSM_THREADS, 0, s>>>(
+        keys, vals, m, L, nb, (const aff_t<F> *)bases, (xyzz_t<F> *)buckets, (xyzz_t<F> *)partial);
+    return cudaGetLastError();
+}
+
+template <class F>
+static inline cudaError_t launch_fix(const uint32_t *keys, size_t m, unsigned L, uint32_t nb, void *buckets,
+                              const void *partial, cudaStream_t s) {
+    msm_fix_kernel<F><<<blocks_for(nb, MSM_THREADS), MSM_THREADS, 0, s>>>(keys, m, L, nb, (xyzz_t<F> *)buckets,
+                                                                           (const xyzz_t<F> *)partial);
+    return cudaGetLastError();
+}
+
+template <class F>
+static inline cudaError_t launch_segments(const void *buckets, unsigned W, uint32_t nb, unsigned S, void *out,
+                                   cudaStream_t s) {
+    /* few threads, each with a long serial chain: one warp per block spreads them over the SMs */
+    msm_segments_kernel<F><<<blocks_for((size_t)W * S, 32), 32, 0, s>>>((const xyzz_t<F> *)buckets, W, nb, S,
+                                                                        (jac_t<F> *)out);
+    return cudaGetLastError();
+}
+
+template <class F>
+static inline cudaError_t launch_ones(const void *bases, const void *isone, size_t m, unsigned L, void *out,
+                               cudaStream_t s) {
+    msm_ones_kernel<F><<<blocks_for((m + L - 1) / L, MSM_THREADS), MSM_THREADS, 0, s>>>(
+        (const aff_t<F> *)bases, (const uint8_t *)isone, m, L, (xyzz_t<F> *)out);
+    return cudaGetLastError();
+}
+
+template <class F>
+static inline cudaError_t launch_xyzz_reduce(const void *in, size_t count, unsigned L, void *out, cudaStream_t s) {
+    msm_xyzz_reduce_kernel<F><<<blocks_for((count + L - 1) / L, MSM_THREADS), MSM_THREADS, 0, s>>>(
+        (const xyzz_t<F> *)in, count, L, (xyzz_t<F> *)out);
+    return cudaGetLastError();
+}
+
+template <class F>
+static inline cudaError_t launch_segments2(const void *buckets, unsigned W, uint32_t nb, unsigned S, unsigned k,
+                                          void *parts, void *out, cudaStream_t s) {
+    const unsigned P = S * k;
+    unsigned glog = 0;
+    while ((1u << glog) < nb / P) glog++;
+    msm_parts_kernel<F><<<blocks_for((size_t)W * P, 32), 32, 0, s>>>((const xyzz_t<F> *)buckets, W, nb, P,
+                                                                     (xyzz_t<F> *)parts);
+    cudaError_t ce = cudaGetLastError();
+    if (ce != cudaSuccess) return ce;
+    msm_combine_kernel<F><<<blocks_for((size_t)W * S, 32), 32, 0, s>>>((const xyzz_t<F> *)parts, W * S, k, glog,
+                                                                       (jac_t<F> *)out);
+    return cudaGetLastError();
+}
+
+template <class F> static inline cudaError_t launch_to_jac(const void *in, void *out, cudaStream_t s) {
+    msm_to_jac_kernel<F><<<1, 1, 0, s>>>((const xyzz_t<F> *)in, (jac_t<F> *)out);
+    return cudaGetLastError();
+}
+
+/* The G2 launchers (msm_g2.cu), with the contracts of gpu_internal.h. */
+cudaError_t czk_gpu_msm_g2_chunks(const uint32_t *keys, const uint32_t *vals, size_t m, unsigned L, uint32_t nb,
+                                  const void *bases, void *buckets, void *partial, cudaStream_t s);
+cudaError_t czk_gpu_msm_g2_fix(const uint32_t *keys, size_t m, unsigned L, uint32_t nb, void *buckets,
+                               const void *partial, cudaStream_t s);
+cudaError_t czk_gpu_msm_g2_segments2(const void *buckets, unsigned W, uint32_t nb, unsigned S, unsigned k,
+                                     void *parts, void *out, cudaStream_t s);
+cudaError_t czk_gpu_msm_g2_ones(const void *bases, const void *isone, size_t m, unsigned L, void *out,
+                                cudaStream_t s);
+cudaError_t czk_gpu_msm_g2_xyzz_reduce(const void *in, size_t count, unsigned L, void *out, cudaStream_t s);
+cudaError_t czk_gpu_msm_g2_to_jac(const void *in, void *out, cudaStream_t s);
+
+#endif
