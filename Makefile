@@ -70,6 +70,9 @@ bench: build
 	$(BUILD)/bench_msm
 	$(BUILD)/bench_r1cs
 	$(BUILD)/bench_groth16
+	$(BUILD)/bench_gadget_sha256
+	$(BUILD)/bench_gadget_poseidon
+	@echo "GPU benchmarks run on the GPU machine: sh bench/gpu.sh (see docs/benchmarks.md)"
 
 clean:
 	rm -rf $(BUILD) $(BUILD_SAN) $(BUILD_TSAN)

@@ -1,6 +1,8 @@
 #!/bin/sh
 # czk — the GPU machine's whole job in one call: build (scripts/device-build),
-# the GPU tests, then bench_gpu. Logs and the CSV go to $OUT (or
+# the GPU tests, then bench_gpu and bench_gpu_prove (the CUDA backend's start
+# on PoRep-shaped partitions of 2^20, 2^24 and 2^27; 2^20 and 2^22 with
+# --quick; skipped with --msm or --g2). Logs and the CSVs go to $OUT (or
 # bench/results when OUT is unset). Pass --quick to bench only 2^20, 2^22
 # (NTT, H, and the G1 and G2 MSM rows), --msm for the MSM rows only (G1 and
 # G2), --g2 for the G2 MSM rows only (2^20 … 2^25).
@@ -27,5 +29,12 @@ echo "gpu.sh: tests rc=$trc in $(( $(date +%s) - t0 )) s"
 ./build-device/bench_gpu "$@" 2>&1 | tee "$LOG/bench.log"
 brc=$?
 [ -f bench/results/gpu.csv ] && cp bench/results/gpu.csv "$LOG/gpu.csv"
-echo "gpu.sh: tests rc=$trc bench rc=$brc"
-[ $trc -eq 0 ] && [ $brc -eq 0 ]
+prc=0
+case " $* " in
+*" --msm "* | *" --g2 "*) ;;
+*" --quick "*) ./build-device/bench_gpu_prove --reps 3 20 22 2>&1 | tee "$LOG/bench_prove.log"; prc=$? ;;
+*) ./build-device/bench_gpu_prove --reps 5 20 24 27 2>&1 | tee "$LOG/bench_prove.log"; prc=$? ;;
+esac
+[ -f bench/results/gpu_prove.csv ] && cp bench/results/gpu_prove.csv "$LOG/gpu_prove.csv"
+echo "gpu.sh: tests rc=$trc bench rc=$brc prove bench rc=$prc"
+[ $trc -eq 0 ] && [ $brc -eq 0 ] && [ $prc -eq 0 ]

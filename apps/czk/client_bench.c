@@ -441,7 +441,7 @@ int cmd_client_bench_batch(int argc, char **argv) {
     stage_row("total (daemon)", b.recs, b.count, offsetof(job_rec, total));
     /* the client's round trip, in ms, in the same table */
     for (size_t i = 0; i < b.count; i++) b.recs[i].total = (uint64_t)llround(b.recs[i].rtt_s * 1000.0);
-    stage_row("submit → await (client)", b.recs, b.count, offsetof(job_rec, total));
+    stage_row("submit -> await (client)", b.recs, b.count, offsetof(job_rec, total));
     printf("\n");
     print_memory(b.c);
     if (b.first_error[0]) fprintf(stderr, "czk bench batch: %s\n", b.first_error);

@@ -21,7 +21,8 @@ static void usage(FILE *f) {
             "  circuit info ID                        JSON: constraints, inputs, aux, non-zeros, densities\n"
             "  hash    poseidon --arity N X1 … XN | sha256 --hex DATA\n"
             "\n"
-            "built-in circuits: demo, synthetic-K (K = 10 … 27)\n"
+            "built-in circuits: demo, synthetic-K (K = 10 … 27), gadget-sha256-block, gadget-sha256-512,\n"
+            "                   gadget-poseidon-N (N = 2, 4, 8, 11), gadget-insert-N (N = 2, 4, 8)\n"
             "environment: CZK_THREADS = worker threads (default: one per CPU)\n");
 #ifdef CZK_HAVE_SERVER
     fprintf(f,

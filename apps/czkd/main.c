@@ -67,6 +67,19 @@ int main(int argc, char **argv) {
         fputs(czk_daemon_usage(), stdout);
         return 0;
     }
+    /* addresses are checked before anything is opened: a typo is a bad command line */
+    if (czk_grpc_listen_check(dc.listen, msg, sizeof msg) != CZK_OK) {
+        fprintf(stderr, "czkd: %s\n", msg);
+        return 2;
+    }
+    if (dc.status_listen[0]) {
+        char host[256];
+        int port = 0;
+        if (czk_http_split_addr(dc.status_listen, host, sizeof host, &port, msg, sizeof msg) != CZK_OK) {
+            fprintf(stderr, "czkd: status address: %s\n", msg);
+            return 2;
+        }
+    }
     czk_log_set_level(dc.log_level);
     if (dc.config_path[0]) czk_log_info("config %s", dc.config_path);
     log_warnings(dc.warnings);

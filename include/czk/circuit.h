@@ -1,9 +1,12 @@
-/* czk — circuit providers: what the CLI, the prover and (later) the engine
- * know about a circuit id. Built-in ids:
+/* czk — circuit providers: what the CLI, the prover, the engine and the
+ * daemon know about a circuit id. Built-in ids:
  *   demo          knowledge of x with x^(2^n) = y (n = 10); y is public
  *   synthetic-K   K = 10 … 27: an always-satisfiable circuit shaped like a
  *                 32 GiB PoRep partition, scaled so that its evaluation
  *                 domain (constraints + inputs) is exactly 2^K
+ *   gadget-sha256-block, gadget-sha256-512, gadget-poseidon-N (N = 2, 4,
+ *                 8, 11), gadget-insert-N (N = 2, 4, 8): one gadget each
+ *                 (src/circuits/gadget_circuits.c, docs/gadgets.md)
  * The input of an instance is a 64-bit seed that picks its witness (mixed
  * with the partition index, so partitions differ); the R1CS never depends on
  * either. A caller may set `partitions` to make multi-partition instances of

@@ -1,7 +1,8 @@
 /* czk — the SHA-256 gadget, exact to bellperson 0.27's gadgets::sha256
  * (bellpepper's sha256): the same aux variables, constraints, order and
- * coefficients (one 512-bit block compression: 25,840 constraints when
- * input and state are allocated; sha256 of a 512-bit message: 44,874).
+ * coefficients (one 512-bit block compression of allocated input bits:
+ * 25,840 constraints from the constant IV, 26,192 from an allocated state;
+ * sha256 of a 512-bit message: 44,874).
  *
  * In WITNESS mode (czk_cs_needs_lc false) the compression runs on native
  * 32-bit words: it allocates the same aux variables in the same order with

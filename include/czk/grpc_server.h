@@ -24,10 +24,15 @@ typedef struct czk_grpc_server czk_grpc_server;
 /* The default message size limit (both directions): 256 MiB. */
 #define CZK_GRPC_DEFAULT_MAX_MSG ((size_t)256 << 20)
 
+/* Checks the form of a listen address (as czk_grpc_server_start takes it)
+ * without binding: CZK_ERR_INVALID_ARGUMENT with a message when malformed. */
+czk_err czk_grpc_listen_check(const char *listen, char *msg, size_t msglen);
+
 /* Starts serving svc (borrowed: it must outlive the server) on listen:
  * "host:port" (e.g. "0.0.0.0:50051", "[::]:50051", "127.0.0.1:0" for any free
  * port: see czk_grpc_server_port) or "unix:///path/to.sock" (a stale socket
- * file there is replaced). max_msg_bytes limits received and
+ * file there is replaced; CZK_ERR_IO when a process accepts connections on
+ * it). max_msg_bytes limits received and
  * sent messages (0: CZK_GRPC_DEFAULT_MAX_MSG). CZK_ERR_INVALID_ARGUMENT for a
  * malformed address, CZK_ERR_IO when it cannot be bound (message in msg). */
 czk_err czk_grpc_server_start(czk_grpc_server **out, czk_service *svc, const char *listen, size_t max_msg_bytes,

@@ -188,7 +188,7 @@ static grpc_status_code check_submit(const Cuzk__V1__SubmitProofRequest *r, czk_
         if (kind == 0)
             return bad(msg, msglen, GRPC_STATUS_INVALID_ARGUMENT,
                        "the request names no proof: set proof_kind, or circuit_id (field 100) to a czk circuit "
-                       "(demo, synthetic-K)");
+                       "(demo, synthetic-K, gadget-*)");
         return bad(msg, msglen, GRPC_STATUS_UNIMPLEMENTED,
                    "proof kind %s is not implemented in czk yet; czk proves its own circuits: set circuit_id "
                    "(field 100) and circuit_input (field 101)",

@@ -24,7 +24,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "czk/gpu.h"
 #include "czk/log.h"
@@ -649,7 +652,26 @@ static void *acceptor_main(void *arg) {
 
 /* ---- start / stop -------------------------------------------------------------------- */
 
-static czk_err check_listen(const char *listen, char *msg, size_t msglen) {
+/* A process accepts connections on the unix socket at path. */
+static bool unix_socket_live(const char *path) {
+    struct sockaddr_un a;
+    if (strlen(path) >= sizeof a.sun_path) return false;
+    memset(&a, 0, sizeof a);
+    a.sun_family = AF_UNIX;
+    memcpy(a.sun_path, path, strlen(path));
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return false;
+    bool live = connect(fd, (struct sockaddr *)&a, sizeof a) == 0;
+    close(fd);
+    return live;
+}
+
+czk_err czk_grpc_listen_check(const char *listen, char *msg, size_t msglen) {
+    char dummy[8];
+    if (!msg || !msglen) {
+        msg = dummy;
+        msglen = sizeof dummy;
+    }
     if (!listen || !*listen) {
         snprintf(msg, msglen, "no listen address");
         return CZK_ERR_INVALID_ARGUMENT;
@@ -659,6 +681,10 @@ static czk_err check_listen(const char *listen, char *msg, size_t msglen) {
         if (!strncmp(p, "//", 2)) p += 2;
         if (!*p) {
             snprintf(msg, msglen, "listen address '%s' has no socket path", listen);
+            return CZK_ERR_INVALID_ARGUMENT;
+        }
+        if (strlen(p) >= sizeof(((struct sockaddr_un *)0)->sun_path)) {
+            snprintf(msg, msglen, "listen address '%s': the socket path is too long", listen);
             return CZK_ERR_INVALID_ARGUMENT;
         }
         return CZK_OK;
@@ -690,8 +716,17 @@ czk_err czk_grpc_server_start(czk_grpc_server **out, czk_service *svc, const cha
         return CZK_ERR_INVALID_ARGUMENT;
     }
     *out = NULL;
-    czk_err e = check_listen(listen, msg, msglen);
+    czk_err e = czk_grpc_listen_check(listen, msg, msglen);
     if (e != CZK_OK) return e;
+    if (!strncmp(listen, "unix:", 5)) {
+        /* gRPC replaces a socket file: only a stale one may go */
+        const char *path = listen + 5;
+        if (!strncmp(path, "//", 2)) path += 2;
+        if (unix_socket_live(path)) {
+            snprintf(msg, msglen, "another process is listening on %s", listen);
+            return CZK_ERR_IO;
+        }
+    }
     if (max_msg_bytes == 0) max_msg_bytes = CZK_GRPC_DEFAULT_MAX_MSG;
     if (max_msg_bytes > INT_MAX) max_msg_bytes = INT_MAX;
 

@@ -3,6 +3,7 @@
  *
  * JSON layout (every number an integer unless it is seconds):
  *   uptime_s, backend, queue_limit
+ *   process    {rss_bytes, rss_peak_bytes}: the daemon's resident set now and at its peak
  *   pipeline   {partition_workers, gpu_workers, finalizers, gpu_queue_capacity,
  *               queued_jobs, queued_partitions, gpu_queue_len, finalize_queue_len,
  *               busy_s: {synth, gpu, finish, verify}}
@@ -107,12 +108,33 @@ static const char *prio_name(czk_priority p) {
 
 static json_t *jint(uint64_t v) { return json_integer((json_int_t)v); }
 
+/* The process's resident set now and at its peak (VmRSS, VmHWM of
+ * /proc/self/status), in bytes; 0 where unknown. */
+static void process_rss(uint64_t *rss, uint64_t *peak) {
+    *rss = *peak = 0;
+    FILE *f = fopen("/proc/self/status", "r");
+    if (!f) return;
+    char line[256];
+    while (fgets(line, sizeof line, f)) {
+        unsigned long long kb;
+        if (sscanf(line, "VmRSS: %llu kB", &kb) == 1) *rss = kb * 1024ull;
+        if (sscanf(line, "VmHWM: %llu kB", &kb) == 1) *peak = kb * 1024ull;
+    }
+    fclose(f);
+}
+
 static json_t *status_to_json(const czk_service_status *st) {
     const czk_engine_stats *e = &st->engine;
     json_t *o = json_object();
     json_object_set_new(o, "uptime_s", json_real(st->uptime_s));
     json_object_set_new(o, "backend", json_string(st->backend));
     json_object_set_new(o, "queue_limit", jint(st->queue_limit));
+    uint64_t rss, rss_peak;
+    process_rss(&rss, &rss_peak);
+    json_t *proc = json_object();
+    json_object_set_new(proc, "rss_bytes", jint(rss));
+    json_object_set_new(proc, "rss_peak_bytes", jint(rss_peak));
+    json_object_set_new(o, "process", proc);
 
     json_t *p = json_object();
     json_object_set_new(p, "partition_workers", json_integer(e->partition_workers));
@@ -262,6 +284,11 @@ char *czk_service_metrics_text(czk_service *s) {
     sbuf b = {0};
     metric(&b, "czk_uptime_seconds", "gauge", "Seconds since the service opened.");
     sb_printf(&b, "czk_uptime_seconds %.3f\n", st.uptime_s);
+    uint64_t rss, rss_peak;
+    process_rss(&rss, &rss_peak);
+    metric(&b, "czk_process_resident_bytes", "gauge", "Resident set of the daemon now and at its peak.");
+    sb_printf(&b, "czk_process_resident_bytes{kind=\"now\"} %llu\n", (unsigned long long)rss);
+    sb_printf(&b, "czk_process_resident_bytes{kind=\"peak\"} %llu\n", (unsigned long long)rss_peak);
     metric(&b, "czk_jobs_total", "counter", "Jobs ended over the journal's life, by outcome.");
     sb_printf(&b, "czk_jobs_total{outcome=\"completed\"} %llu\n", (unsigned long long)st.jobs_completed);
     sb_printf(&b, "czk_jobs_total{outcome=\"failed\"} %llu\n", (unsigned long long)st.jobs_failed);

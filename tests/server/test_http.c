@@ -149,6 +149,10 @@ int main(void) {
         CHECK(json_is_object(json_object_get(json_object_get(j, "flight"), "abc")));
         CHECK(json_integer_value(json_object_get(json_object_get(j, "jobs"), "completed")) == 0);
         CHECK(!strcmp(json_string_value(json_object_get(j, "backend")), "cpu"));
+        json_t *proc = json_object_get(j, "process");
+        json_int_t rss = json_integer_value(json_object_get(proc, "rss_bytes"));
+        CHECK_MSG(rss > 0 && json_integer_value(json_object_get(proc, "rss_peak_bytes")) >= rss,
+                  "/status: the process's resident set is missing or inconsistent");
     }
     json_decref(j);
 
