@@ -46,8 +46,9 @@ czk_err czk_backend_cpu_open(czk_backend **out, czk_pool *pool);
  * runs outside the lock. finish does B in G2 on the CPU when g2 is
  * CZK_G2_CPU, then the assembly. A device out-of-memory fails the
  * partition with CZK_ERR_NO_MEMORY and a message; nothing leaks. Where the
- * bases do not fit next to a partition's working set they are uploaded for
- * each MSM instead of kept.
+ * bases do not fit next to a partition's working set (a, b, c, the witness
+ * and MSM scratch) they are not kept: each MSM streams its bases in chunks
+ * of scalars, the whole range first, halved until a chunk fits.
  * Without CUDA or a device: CZK_ERR_UNSUPPORTED. */
 typedef enum { CZK_G2_GPU = 0, CZK_G2_CPU } czk_g2_where;
 typedef struct {
@@ -64,6 +65,7 @@ czk_err czk_backend_cuda_open(czk_backend **out, const czk_backend_cuda_config *
  * except that the uploads of a, b, c overlap the NTTs (abc_h_s covers both). */
 typedef struct {
     unsigned long partitions;
+    unsigned long streamed_chunks; /* MSMs over bases uploaded for the call (not resident), by chunk */
     double lock_wait_s; /* waiting for the device lock */
     double bases_s;     /* uploading resident bases (first partition of a params) */
     double abc_h_s;     /* staging a, b, c to the device and H by NTTs */

@@ -132,43 +132,108 @@ static czk_err domain_get(cuda_backend *cb, size_t n, const czk_domain **out, ch
 
 /* ---- MSMs over resident or per-call bases ------------------------------------ */
 
-static const void *g1_at(const czk_gpu_g1_bases *b, size_t off) {
-    return (const char *)czk_gpu_g1_bases_ptr(b) + off * sizeof(czk_g1_affine);
+
+/* One group's device MSM entry points, so that the streaming below is
+ * written once for G1 and G2. */
+typedef struct {
+    size_t point_bytes; /* affine */
+    czk_err (*upload)(czk_gpu *g, const void *bases, size_t count, void **out, char *msg, size_t msglen);
+    void (*release)(void *b);
+    const void *(*ptr)(const void *b);
+    czk_err (*msm)(czk_gpu *g, void *r, const void *dev_bases, size_t n_bases, const void *dev_scalars, size_t n,
+                   const czk_bitmap *density, char *msg, size_t msglen);
+    void (*add)(void *r, const void *a);
+    void (*zero)(void *r);
+} group_ops;
+
+static czk_err g1_upload(czk_gpu *g, const void *b, size_t n, void **out, char *msg, size_t msglen) {
+    return czk_gpu_g1_bases_upload(g, b, n, (czk_gpu_g1_bases **)out, msg, msglen);
 }
-static const void *g2_at(const czk_gpu_g2_bases *b, size_t off) {
-    return (const char *)czk_gpu_g2_bases_ptr(b) + off * sizeof(czk_g2_affine);
+static void g1_release(void *b) { czk_gpu_g1_bases_free(b); }
+static const void *g1_ptr(const void *b) { return czk_gpu_g1_bases_ptr(b); }
+static czk_err g1_msm(czk_gpu *g, void *r, const void *db, size_t nb, const void *ds, size_t n, const czk_bitmap *d,
+                      char *msg, size_t msglen) {
+    return czk_gpu_msm_g1_dev(g, r, db, nb, ds, n, d, msg, msglen);
+}
+static void g1_add(void *r, const void *a) { czk_g1_add(r, r, a); }
+static void g1_zero(void *r) { czk_g1_set_infinity(r); }
+static const group_ops G1_OPS = {sizeof(czk_g1_affine), g1_upload, g1_release, g1_ptr, g1_msm, g1_add, g1_zero};
+
+static czk_err g2_upload(czk_gpu *g, const void *b, size_t n, void **out, char *msg, size_t msglen) {
+    return czk_gpu_g2_bases_upload(g, b, n, (czk_gpu_g2_bases **)out, msg, msglen);
+}
+static void g2_release(void *b) { czk_gpu_g2_bases_free(b); }
+static const void *g2_ptr(const void *b) { return czk_gpu_g2_bases_ptr(b); }
+static czk_err g2_msm(czk_gpu *g, void *r, const void *db, size_t nb, const void *ds, size_t n, const czk_bitmap *d,
+                      char *msg, size_t msglen) {
+    return czk_gpu_msm_g2_dev(g, r, db, nb, ds, n, d, msg, msglen);
+}
+static void g2_add(void *r, const void *a) { czk_g2_add(r, r, a); }
+static void g2_zero(void *r) { czk_g2_set_infinity(r); }
+static const group_ops G2_OPS = {sizeof(czk_g2_affine), g2_upload, g2_release, g2_ptr, g2_msm, g2_add, g2_zero};
+
+#define STREAM_MIN_CHUNK ((size_t)1 << 12) /* scalars; a multiple of 64 */
+
+/* r = Σ scalars[i]·q[off + rank(i)] over i < n (scalars on the device),
+ * with the bases q resident (res) or, where they are not, uploaded in
+ * chunks of scalars that fit next to the MSM's scratch: the whole range
+ * first, then halves until it fits (a chunk starts at a multiple of 64, so
+ * the density words of a chunk are a view into the caller's). */
+static czk_err msm_any(cuda_backend *cb, const group_ops *G, void *r, const void *res, const void *q, size_t nq,
+                       size_t off, const void *dscal, size_t n, const czk_bitmap *density, char *msg,
+                       size_t msglen) {
+    size_t used = density ? (n ? czk_bitmap_rank(density, n) : 0) : n;
+    G->zero(r);
+    if (used == 0) return CZK_OK;
+    if (off > nq || used > nq - off) {
+        SET_MSG("an MSM needs %zu bases, the query has %zu", off + used, nq);
+        return CZK_ERR_INVALID_ARGUMENT;
+    }
+    if (res)
+        return G->msm(cb->gpu, r, (const char *)G->ptr(res) + off * G->point_bytes, nq - off, dscal, n, density, msg,
+                      msglen);
+    union {
+        czk_g1 g1;
+        czk_g2 g2;
+    } part;
+    size_t chunk = n, i0 = 0;
+    while (i0 < n) {
+        size_t i1 = n - i0 > chunk ? i0 + chunk : n;
+        size_t b0 = density ? czk_bitmap_rank(density, i0) : i0;
+        size_t b1 = density ? czk_bitmap_rank(density, i1) : i1;
+        czk_err e = CZK_OK;
+        if (b1 > b0) {
+            void *tmp = NULL;
+            e = G->upload(cb->gpu, (const char *)q + (off + b0) * G->point_bytes, b1 - b0, &tmp, msg, msglen);
+            if (e == CZK_OK) {
+                czk_bitmap view = {density ? density->words + i0 / 64 : NULL, i1 - i0};
+                e = G->msm(cb->gpu, &part, G->ptr(tmp), b1 - b0, (const char *)dscal + i0 * sizeof(czk_fr), i1 - i0,
+                           density ? &view : NULL, msg, msglen);
+            }
+            G->release(tmp);
+            if (e == CZK_ERR_NO_MEMORY && chunk > STREAM_MIN_CHUNK) {
+                chunk = ((chunk / 2) + 63) & ~(size_t)63; /* retry this chunk smaller */
+                continue;
+            }
+            if (e != CZK_OK) return e;
+            G->add(r, &part);
+            pthread_mutex_lock(&cb->mu);
+            cb->t.streamed_chunks++;
+            pthread_mutex_unlock(&cb->mu);
+        }
+        i0 = i1;
+    }
+    return CZK_OK;
 }
 
-/* Σ scalars·q for G1 with q resident (res != NULL) or uploaded for this call,
- * bases [off, nq), scalars on the device. */
 static czk_err msm1(cuda_backend *cb, czk_g1 *r, const czk_gpu_g1_bases *res, const czk_g1_affine *q, size_t nq,
                     size_t off, const void *dscal, size_t n, const czk_bitmap *density, char *msg, size_t msglen) {
-    size_t used = density ? (n ? czk_bitmap_rank(density, n) : 0) : n;
-    if (used == 0 || off >= nq) {
-        czk_g1_set_infinity(r);
-        return CZK_OK;
-    }
-    if (res) return czk_gpu_msm_g1_dev(cb->gpu, r, g1_at(res, off), nq - off, dscal, n, density, msg, msglen);
-    czk_gpu_g1_bases *tmp = NULL;
-    czk_err e = czk_gpu_g1_bases_upload(cb->gpu, q + off, used, &tmp, msg, msglen);
-    if (e == CZK_OK) e = czk_gpu_msm_g1_dev(cb->gpu, r, czk_gpu_g1_bases_ptr(tmp), used, dscal, n, density, msg, msglen);
-    czk_gpu_g1_bases_free(tmp);
-    return e;
+    return msm_any(cb, &G1_OPS, r, res, q, nq, off, dscal, n, density, msg, msglen);
 }
 
 static czk_err msm2(cuda_backend *cb, czk_g2 *r, const czk_gpu_g2_bases *res, const czk_g2_affine *q, size_t nq,
                     size_t off, const void *dscal, size_t n, const czk_bitmap *density, char *msg, size_t msglen) {
-    size_t used = density ? (n ? czk_bitmap_rank(density, n) : 0) : n;
-    if (used == 0 || off >= nq) {
-        czk_g2_set_infinity(r);
-        return CZK_OK;
-    }
-    if (res) return czk_gpu_msm_g2_dev(cb->gpu, r, g2_at(res, off), nq - off, dscal, n, density, msg, msglen);
-    czk_gpu_g2_bases *tmp = NULL;
-    czk_err e = czk_gpu_g2_bases_upload(cb->gpu, q + off, used, &tmp, msg, msglen);
-    if (e == CZK_OK) e = czk_gpu_msm_g2_dev(cb->gpu, r, czk_gpu_g2_bases_ptr(tmp), used, dscal, n, density, msg, msglen);
-    czk_gpu_g2_bases_free(tmp);
-    return e;
+    return msm_any(cb, &G2_OPS, r, res, q, nq, off, dscal, n, density, msg, msglen);
 }
 
 /* ---- start ----------------------------------------------------------------------- */
@@ -189,7 +254,14 @@ static czk_err device_work(cuda_backend *cb, cuda_pending *p, const czk_params *
     int keep = 1;
     double t0 = now_s(), t1;
     for (res = cb->res; res && res->params != params; res = res->next) {}
-    if (!res) {
+    /* the bases stay resident only where a partition's working set still
+     * fits beside them: a, b, c on the device, the witness, MSM scratch */
+    size_t bases = (params->n_h + params->n_l + params->n_a + params->n_b_g1) * sizeof(czk_g1_affine) +
+                   (cb->cfg.g2 == CZK_G2_GPU ? params->n_b_g2 * sizeof(czk_g2_affine) : 0);
+    size_t work = 4 * dom->n * sizeof(czk_fr) + ((size_t)256 << 20);
+    size_t cap = czk_gpu_mem_cap(cb->gpu), used = czk_gpu_mem_used(cb->gpu);
+    if (!res && (used > cap || cap - used < work || cap - used - work < bases)) keep = 0;
+    if (!res && keep) {
         e = resident_make(cb, params, &res, msg, msglen);
         if (e == CZK_ERR_NO_MEMORY) {
             keep = 0; /* bases per MSM: the device is too small to keep them */

@@ -478,6 +478,8 @@ czk_err czk_gpu_poly_h(czk_gpu *g, const czk_domain *d, czk_fr *a, const czk_fr 
 
 void *czk_gpu_vec_ptr(czk_gpu_vec *v) { return v ? v->p : NULL; }
 
+size_t czk_gpu_mem_cap(const czk_gpu *g) { return g ? g->cap : 0; }
+
 static czk_err staged_init(czk_gpu *g, char *msg, size_t msglen) {
     if (g->staged_ready) return CZK_OK;
     memset(g->pin, 0, sizeof g->pin);

@@ -12,6 +12,10 @@
 /* Size of each of the two pinned staging buffers of a device. */
 #define CZK_GPU_STAGE_BYTES ((size_t)64 << 20)
 
+/* The byte cap on what czk allocates on g (czk_gpu_open's mem_cap_bytes,
+ * or the device's free memory when it was opened). */
+size_t czk_gpu_mem_cap(const czk_gpu *g);
+
 /* The device pointer of v (n Montgomery czk_fr). */
 void *czk_gpu_vec_ptr(czk_gpu_vec *v);
 

@@ -195,6 +195,38 @@ static void tiny_cap(keys *k) {
     czk_backend_close(be);
 }
 
+/* Device caps too small to keep the bases: every MSM streams them (in
+ * chunks at the smaller cap) and the proofs still equal the CPU's. */
+static void streamed(keys *k, czk_backend *cpu, czk_pool *pool) {
+    static const size_t caps_mib[] = {200, 24};
+    for (size_t i = 0; i < 2; i++) {
+        char msg[512] = "";
+        czk_backend *be = NULL;
+        czk_backend_cuda_config cfg = {0, caps_mib[i] << 20, CZK_G2_GPU, pool};
+        CHECK(czk_backend_cuda_open(&be, &cfg, msg, sizeof msg) == CZK_OK);
+        if (!be) return;
+        czk_fr r, s;
+        czk_rng rng;
+        test_seed_rng(&rng, "test_gpu_backend");
+        czk_fr_random(&r, &rng);
+        czk_fr_random(&s, &rng);
+        uint8_t pc[CZK_PROOF_BYTES], pg[CZK_PROOF_BYTES];
+        CHECK(prove_with(cpu, k, 21, &r, &s, pc, pool, msg, sizeof msg) == CZK_OK);
+        czk_err e = prove_with(be, k, 21, &r, &s, pg, pool, msg, sizeof msg);
+        CHECK_MSG(e == CZK_OK, "cap %zu MiB: %s (%s)", caps_mib[i], czk_err_str(e), msg);
+        CHECK_MSG(e != CZK_OK || !memcmp(pc, pg, sizeof pc), "cap %zu MiB: the proof differs from the CPU's",
+                  caps_mib[i]);
+        czk_backend_cuda_timings t;
+        czk_backend_cuda_timings_get(be, &t);
+        /* H, L, A (2), B-G1 (2), B-G2 (2) MSMs: at least 8 uploads; more when chunked */
+        printf("cap %zu MiB: %lu streamed chunks\n", caps_mib[i], t.streamed_chunks);
+        CHECK_MSG(t.streamed_chunks >= 6, "cap %zu MiB: the bases were not streamed (%lu chunks)", caps_mib[i],
+                  t.streamed_chunks);
+        if (i == 1) CHECK_MSG(t.streamed_chunks > 8, "cap 24 MiB: no MSM was split into chunks");
+        czk_backend_close(be);
+    }
+}
+
 int main(void) {
     if (czk_gpu_count() == 0) {
         printf("test_gpu_backend: SKIP (no CUDA device)\n");
@@ -225,6 +257,7 @@ int main(void) {
             shared_backend(&k, cpu, gpu, pool);
             tiny_cap(&k);
         }
+        if (i == 3) streamed(&k, cpu, pool);
         size_t before = czk_backend_cuda_mem_used(gpu);
         czk_backend_forget(gpu, &k.params);
         czk_backend_forget(gpu_g2cpu, &k.params);
