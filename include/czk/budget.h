@@ -15,6 +15,8 @@
 #include "czk/err.h"
 
 typedef enum { CZK_PRIO_LOW = 0, CZK_PRIO_NORMAL = 1, CZK_PRIO_HIGH = 2, CZK_PRIO_CRITICAL = 3 } czk_priority;
+/* "low", "normal", "high", "critical"; "?" out of range. */
+const char *czk_priority_name(czk_priority p);
 
 typedef struct czk_budget czk_budget;
 

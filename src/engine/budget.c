@@ -218,3 +218,13 @@ size_t czk_budget_total(const czk_budget *b) { return b->total; }
 size_t czk_budget_reserved(const czk_budget *b) { LOCKED_READ(reserved) }
 size_t czk_budget_high_water(const czk_budget *b) { LOCKED_READ(high_water) }
 size_t czk_budget_waiters(const czk_budget *b) { LOCKED_READ(nwaiters) }
+
+const char *czk_priority_name(czk_priority p) {
+    switch (p) {
+    case CZK_PRIO_LOW: return "low";
+    case CZK_PRIO_NORMAL: return "normal";
+    case CZK_PRIO_HIGH: return "high";
+    case CZK_PRIO_CRITICAL: return "critical";
+    }
+    return "?";
+}

@@ -666,8 +666,8 @@ czk_err czk_service_submit(czk_service *s, const czk_service_request *req, uint6
         pthread_mutex_unlock(&s->mu);
         pthread_mutex_unlock(&s->submit_mu);
         *job_id = id;
-        czk_log(CZK_LOG_INFO, id, CZK_LOG_NO_PART, "accepted: %s seed %" PRIu64 ", priority %d, %u ahead%s%s", c.id,
-                seed, (int)req->priority, *qp, req->request_id && *req->request_id ? ", request " : "",
+        czk_log(CZK_LOG_INFO, id, CZK_LOG_NO_PART, "accepted: %s seed %" PRIu64 ", priority %s, %u ahead%s%s", c.id,
+                seed, czk_priority_name(req->priority), *qp, req->request_id && *req->request_id ? ", request " : "",
                 req->request_id ? req->request_id : "");
         break;
     }

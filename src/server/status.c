@@ -96,15 +96,6 @@ void czk_service_status_free(czk_service_status *st) {
 }
 
 
-static const char *prio_name(czk_priority p) {
-    switch (p) {
-    case CZK_PRIO_LOW: return "low";
-    case CZK_PRIO_NORMAL: return "normal";
-    case CZK_PRIO_HIGH: return "high";
-    case CZK_PRIO_CRITICAL: return "critical";
-    }
-    return "?";
-}
 
 static json_t *jint(uint64_t v) { return json_integer((json_int_t)v); }
 
@@ -207,7 +198,7 @@ static json_t *status_to_json(const czk_service_status *st) {
         json_object_set_new(x, "job_id", jint(j->job_id));
         json_object_set_new(x, "circuit_id", json_string(j->circuit_id));
         json_object_set_new(x, "state", json_string(czk_job_status_name(j->status)));
-        json_object_set_new(x, "priority", json_string(prio_name(j->priority)));
+        json_object_set_new(x, "priority", json_string(czk_priority_name(j->priority)));
         json_object_set_new(x, "partitions", jint(j->n_partitions));
         json_object_set_new(x, "age_s", json_real(j->age_s));
         json_array_append_new(act, x);
