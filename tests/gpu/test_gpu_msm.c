@@ -14,68 +14,9 @@
 #include "czk/pool.h"
 #include "test.h"
 
-static czk_rng rng;
-static czk_pool *pool;
-
-typedef enum { MIX_RANDOM, MIX_01, MIX_ZERO, MIX_ONE, MIX_MINUS_ONE, MIX_SMALL } scalar_mix;
-static const char *mix_name[] = {"random", "01", "zero", "one", "r-1", "small"};
-
-static void make_scalars(czk_fr *s, size_t n, scalar_mix mix) {
-    czk_fr minus_one;
-    czk_fr_neg(&minus_one, &CZK_FR_ONE);
-    for (size_t i = 0; i < n; i++) {
-        uint64_t v = czk_rng_next(&rng);
-        switch (mix) {
-        case MIX_RANDOM: czk_fr_random(&s[i], &rng); break;
-        case MIX_01: /* ~40% zero, ~40% one, ~15% random, ~5% r - 1 */
-            if (v % 20 < 8) czk_fr_set_zero(&s[i]);
-            else if (v % 20 < 16) czk_fr_set_one(&s[i]);
-            else if (v % 20 < 19) czk_fr_random(&s[i], &rng);
-            else s[i] = minus_one;
-            break;
-        case MIX_ZERO: czk_fr_set_zero(&s[i]); break;
-        case MIX_ONE: czk_fr_set_one(&s[i]); break;
-        case MIX_MINUS_ONE: s[i] = minus_one; break;
-        case MIX_SMALL: czk_fr_from_u64(&s[i], v % 5); break;
-        }
-    }
-}
-
-/* n subgroup points P0 + i·Q (random P0, Q); about 1 in 8 at infinity when inf. */
-static czk_g1_affine *make_points(size_t n, int inf) {
-    czk_g1_affine *a = malloc(n * sizeof *a);
-    czk_g1 *j = malloc(n * sizeof *j);
-    CHECK(a && j);
-    czk_g1 p, q, g;
-    czk_fr k;
-    czk_g1_from_affine(&g, &CZK_G1_GENERATOR);
-    czk_fr_random(&k, &rng);
-    czk_g1_mul_fr(&p, &g, &k);
-    czk_fr_random(&k, &rng);
-    czk_g1_mul_fr(&q, &g, &k);
-    for (size_t i = 0; i < n; i++) {
-        j[i] = p;
-        czk_g1_add(&p, &p, &q);
-    }
-    czk_g1_batch_to_affine(a, j, n);
-    if (inf)
-        for (size_t i = 0; i < n; i++)
-            if (czk_rng_next(&rng) % 8 == 0) czk_g1_affine_set_infinity(&a[i]);
-    free(j);
-    return a;
-}
-
-static size_t make_density(czk_bitmap *d, size_t n, int percent) {
-    CHECK(czk_bitmap_init(d, n) == CZK_OK);
-    for (size_t i = 0; i < n; i++)
-        if ((int)(czk_rng_next(&rng) % 100) < percent) czk_bitmap_set(d, i);
-    return czk_bitmap_count(d);
-}
-
-static void to_affine(czk_g1_affine *a, const czk_g1 *p) {
-    if (czk_g1_is_infinity(p)) czk_g1_affine_set_infinity(a);
-    else czk_g1_to_affine(a, p);
-}
+#define GPU_MSM_GROUP g1
+#define GPU_MSM_GENERATOR CZK_G1_GENERATOR
+#include "gpu_msm_harness.h"
 
 /* One comparison; returns 1 when it matched. */
 static int check_one(czk_gpu *g, const char *what, const czk_g1_affine *b, const czk_fr *s, size_t n,
@@ -92,51 +33,6 @@ static int check_one(czk_gpu *g, const char *what, const czk_g1_affine *b, const
     int ok = memcmp(&ac, &ag, sizeof ac) == 0;
     CHECK_MSG(ok, "%s n=%zu: GPU result differs from czk_msm_g1", what, n);
     return ok;
-}
-
-static void test_size(czk_gpu *g, size_t n, int all_mixes) {
-    czk_g1_affine *b = make_points(n, 1);
-    czk_fr *s = malloc(n * sizeof *s);
-    int before = test_failures;
-    char what[64];
-    for (int mix = 0; mix <= MIX_SMALL; mix++) {
-        if (!all_mixes && mix != MIX_RANDOM && mix != MIX_01) continue;
-        make_scalars(s, n, (scalar_mix)mix);
-        snprintf(what, sizeof what, "%s", mix_name[mix]);
-        check_one(g, what, b, s, n, NULL);
-        if (mix == MIX_RANDOM || mix == MIX_01) {
-            czk_bitmap d;
-            make_density(&d, n, mix == MIX_RANDOM ? 50 : 80);
-            snprintf(what, sizeof what, "%s/density", mix_name[mix]);
-            check_one(g, what, b, s, n, &d);
-            czk_bitmap_free(&d);
-        }
-    }
-    printf("n=%-8zu %s\n", n, test_failures == before ? "ok" : "FAILED");
-    fflush(stdout);
-    free(s);
-    free(b);
-}
-
-/* Equal and opposite bases: buckets add P + P and P + (-P). */
-static void test_equal_opposite(czk_gpu *g) {
-    size_t n = 3000;
-    czk_g1_affine *b = make_points(8, 0);
-    czk_g1_affine *bb = malloc(n * sizeof *bb);
-    czk_fr *s = malloc(n * sizeof *s);
-    for (size_t i = 0; i < n; i++) {
-        bb[i] = b[i % 3];
-        if (i % 5 == 0) czk_g1_affine_neg(&bb[i], &bb[i]);
-    }
-    make_scalars(s, n, MIX_SMALL);
-    check_one(g, "equal/opposite small", bb, s, n, NULL);
-    czk_fr k;
-    czk_fr_random(&k, &rng);
-    for (size_t i = 0; i < n; i++) s[i] = k;
-    check_one(g, "equal/opposite one scalar", bb, s, n, NULL);
-    for (size_t i = 0; i < n; i++) bb[i] = b[0];
-    check_one(g, "all equal", bb, s, n, NULL);
-    free(s), free(bb), free(b);
 }
 
 static void test_resident(czk_gpu *g) {
