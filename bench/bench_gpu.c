@@ -16,7 +16,10 @@
  * (2^20, 2^22 with --quick): resident bases (2^16 distinct points
  * repeated), random scalars from pinned host memory, median, min and max of
  * 5 runs after one warm-up, then one profiled run. --msm: only the MSM rows
- * (G1 and G2); --g2: only the G2 MSM rows.
+ * (G1 and G2); --g2: only the G2 MSM rows. --g1-sizes / --g2-sizes L (log2
+ * sizes, comma-separated, up to 2^28 / 2^26): only those MSM rows (G1:
+ * resident only); --windows L: each MSM row once per window size
+ * (CZK_GPU_MSM_WINDOW; 0: the default).
  * Prints "no GPU" and exits 0 without a device. CSV: bench/results/gpu.csv. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,7 +120,7 @@ static int msm_measure(msm_ctx *x, const char *label, unsigned lg, double anchor
     }
     qsort(s, (size_t)reps, sizeof s[0], bench_cmp_double);
     char *name = names[name_i++ % 64];
-    snprintf(name, sizeof names[0], "%s 2^%u", label, lg);
+    snprintf(name, sizeof names[0], "%.48s 2^%u", label, lg % 100);
     bench_result r = {name, s[reps / 2], s[0], s[reps - 1], 1, reps};
     bench_print(&r, anchor_ms * 1e6);
     bench_csv_row(csv, &r, anchor_ms * 1e6);
@@ -126,8 +129,53 @@ static int msm_measure(msm_ctx *x, const char *label, unsigned lg, double anchor
 
 /* G1 MSM rows; sppark on an H200 (issue C): resident bases, pinned random
  * scalars, 2^24: 163 ms. */
+/* --g1 LIST / --g2 LIST (sizes as log2, e.g. 24,27) and --windows LIST
+ * (window bits through CZK_GPU_MSM_WINDOW, 0 = the default): only those
+ * rows, resident bases. */
+static unsigned g1_sizes[8], g2_sizes[8], windows[8];
+static int n_g1_sizes, n_g2_sizes, n_windows;
+
+static int parse_list(const char *arg, unsigned *v, int *n, unsigned lo, unsigned hi) {
+    *n = 0;
+    for (const char *q = arg; *q;) {
+        char *end;
+        unsigned long x = strtoul(q, &end, 10);
+        if (end == q || *n == 8 || x < lo || x > hi) return -1;
+        v[(*n)++] = (unsigned)x;
+        q = *end == ',' ? end + 1 : end;
+        if (*end && *end != ',') return -1;
+    }
+    return *n ? 0 : -1;
+}
+
+/* the resident row at n = 2^lg for each window of --windows (or the default) */
+static int msm_rows(msm_ctx *x, const char *label, unsigned lg, double anchor_ms) {
+    const int nw = n_windows ? n_windows : 1;
+    int rc = 0;
+    for (int k = 0; k < nw && !rc; k++) {
+        char lab[48], cv[16];
+        if (n_windows && windows[k]) {
+            snprintf(cv, sizeof cv, "%u", windows[k]);
+            setenv("CZK_GPU_MSM_WINDOW", cv, 1);
+            snprintf(lab, sizeof lab, "%.36s c=%u", label, windows[k] % 100);
+        } else {
+            unsetenv("CZK_GPU_MSM_WINDOW");
+            snprintf(lab, sizeof lab, "%.40s", label);
+        }
+        rc = msm_measure(x, lab, lg, anchor_ms);
+        if (!rc) { /* one more run that prints its stage times */
+            setenv("CZK_GPU_MSM_PROFILE", "1", 1);
+            rc = msm_once(x);
+            unsetenv("CZK_GPU_MSM_PROFILE");
+        }
+    }
+    unsetenv("CZK_GPU_MSM_WINDOW");
+    return rc;
+}
+
 static int bench_msm(czk_gpu *g, int quick) {
-    const unsigned top = quick ? 22 : 24;
+    unsigned top = quick ? 22 : 24;
+    for (int k = 0; k < n_g1_sizes; k++) top = k == 0 || g1_sizes[k] > top ? g1_sizes[k] : top;
     const size_t nmax = (size_t)1 << top, distinct = (size_t)1 << 16;
     czk_g1_affine *bases = malloc(nmax * sizeof *bases);
     czk_g1 *jac = malloc(distinct * sizeof *jac);
@@ -156,17 +204,15 @@ static int bench_msm(czk_gpu *g, int quick) {
         fprintf(stderr, "bench_gpu: %s\n", msg);
         rc = 1;
     }
-    for (unsigned lg = 20; lg <= top && !rc; lg += 2) {
+    for (int k = 0; n_g1_sizes ? k < n_g1_sizes : 20 + 2 * k <= (int)top; k++) {
+        if (rc) break;
+        const unsigned lg = n_g1_sizes ? g1_sizes[k] : 20 + 2 * (unsigned)k;
         msm_ctx x = {g, bases, NULL, NULL, scalars, (size_t)1 << lg};
-        rc = msm_measure(&x, "msm g1 (upload all)", lg, 0);
+        if (!n_g1_sizes) rc = msm_measure(&x, "msm g1 (upload all)", lg, 0);
         if (rc) break;
         x.resident = res;
-        rc = msm_measure(&x, pinned ? "msm g1 (resident, pinned)" : "msm g1 (resident)", lg, lg == 24 ? 163 : 0);
-        if (!rc) { /* one more run that prints its stage times */
-            setenv("CZK_GPU_MSM_PROFILE", "1", 1);
-            rc = msm_once(&x);
-            unsetenv("CZK_GPU_MSM_PROFILE");
-        }
+        rc = msm_rows(&x, pinned ? "msm g1 (resident, pinned)" : "msm g1 (resident)", lg,
+                      lg == 24 ? 163 : lg == 26 ? 571 : lg == 27 ? 1110 : 0);
     }
     czk_gpu_g1_bases_free(res);
 #ifdef CZK_HAVE_CUDA
@@ -180,7 +226,8 @@ static int bench_msm(czk_gpu *g, int quick) {
 /* G2 MSM rows: resident bases, pinned random scalars. The bases are 2^16
  * distinct points P + i·Q repeated (6 GiB of host memory at 2^25). */
 static int bench_msm_g2(czk_gpu *g, int quick) {
-    const unsigned top = quick ? 22 : 25;
+    unsigned top = quick ? 22 : 25;
+    for (int k = 0; k < n_g2_sizes; k++) top = k == 0 || g2_sizes[k] > top ? g2_sizes[k] : top;
     const size_t nmax = (size_t)1 << top, distinct = (size_t)1 << 16;
     czk_g2_affine *bases = malloc(nmax * sizeof *bases);
     czk_g2 *jac = malloc(distinct * sizeof *jac);
@@ -214,15 +261,12 @@ static int bench_msm_g2(czk_gpu *g, int quick) {
         rc = 1;
     }
     free(bases); /* resident now */
-    for (unsigned lg = 20; lg <= top && !rc; lg++) {
-        if (quick && lg % 2) continue;
+    for (int k = 0; n_g2_sizes ? k < n_g2_sizes : 20 + k <= (int)top; k++) {
+        if (rc) break;
+        const unsigned lg = n_g2_sizes ? g2_sizes[k] : 20 + (unsigned)k;
+        if (!n_g2_sizes && quick && lg % 2) continue;
         msm_ctx x = {g, NULL, NULL, res, scalars, (size_t)1 << lg};
-        rc = msm_measure(&x, pinned ? "msm g2 (resident, pinned)" : "msm g2 (resident)", lg, 0);
-        if (!rc) { /* one more run that prints its stage times */
-            setenv("CZK_GPU_MSM_PROFILE", "1", 1);
-            rc = msm_once(&x);
-            unsetenv("CZK_GPU_MSM_PROFILE");
-        }
+        rc = msm_rows(&x, pinned ? "msm g2 (resident, pinned)" : "msm g2 (resident)", lg, lg == 25 ? 850 : 0);
     }
     czk_gpu_g2_bases_free(res);
 #ifdef CZK_HAVE_CUDA
@@ -250,8 +294,15 @@ int main(int argc, char **argv) {
         if (strcmp(argv[i], "--quick") == 0) quick = 1;
         else if (strcmp(argv[i], "--msm") == 0) msm_only = 1; /* only the MSM rows */
         else if (strcmp(argv[i], "--g2") == 0) msm_only = g2_only = 1; /* only the G2 MSM rows */
+        else if (strcmp(argv[i], "--g1-sizes") == 0 && i + 1 < argc && !parse_list(argv[i + 1], g1_sizes, &n_g1_sizes, 10, 28))
+            msm_only = 1, i++;
+        else if (strcmp(argv[i], "--g2-sizes") == 0 && i + 1 < argc && !parse_list(argv[i + 1], g2_sizes, &n_g2_sizes, 10, 26))
+            msm_only = 1, i++;
+        else if (strcmp(argv[i], "--windows") == 0 && i + 1 < argc && !parse_list(argv[i + 1], windows, &n_windows, 0, 22))
+            i++;
         else {
-            fprintf(stderr, "usage: bench_gpu [--quick] [--msm | --g2]\n");
+            fprintf(stderr, "usage: bench_gpu [--quick] [--msm | --g2] [--g1-sizes L] [--g2-sizes L] [--windows L]\n"
+                            "  L: comma-separated log2 sizes (or window bits, 0 = default)\n");
             return 2;
         }
     }
@@ -320,8 +371,9 @@ int main(int argc, char **argv) {
         czk_gpu_vec_free(x.v[k]);
         free(x.h[k]);
     }
-    if (!rc && !g2_only) rc = bench_msm(x.g, quick);
-    if (!rc) rc = bench_msm_g2(x.g, quick);
+    const int sel = n_g1_sizes || n_g2_sizes; /* with sizes given: only the groups named */
+    if (!rc && !g2_only && (!sel || n_g1_sizes)) rc = bench_msm(x.g, quick);
+    if (!rc && (!sel || n_g2_sizes)) rc = bench_msm_g2(x.g, quick);
     czk_gpu_close(x.g);
     if (csv) fclose(csv);
     return rc;

@@ -69,15 +69,19 @@ czk_err czk_gpu_poly_h_vec(czk_gpu *g, const czk_domain *d, czk_gpu_vec *a, czk_
  * czk_msm_g1 on the device: r = Σ k_i·P_i with the same layout (scalars[0, n)
  * Montgomery czk_fr, density NULL or >= n bits, bases packed by density
  * rank, (0, 0) = infinity) and the same group element as the CPU, so the
- * affine results are byte-identical. Pippenger with signed 16-bit digits
- * for large inputs, (bucket, point) pairs sorted per window with CUB, scalars
- * equal to one summed apart; the last bucket reduction and the Horner over
- * windows run on the host (a few thousand Jacobian additions).
+ * affine results are byte-identical. Pippenger with signed digits (16 bits
+ * below 2^24 scalars, 20 bits from 2^24, 22 from 2^26; CZK_GPU_MSM_WINDOW
+ * overrides), (bucket, point) pairs sorted per window with CUB on a second
+ * stream (overlapping the previous window's buckets), scalars equal to one
+ * summed apart; the window sums are reduced on the device in segments, the
+ * Horner over windows runs on the host.
  * Device memory for m participating scalars: 32 n (the uploaded scalars,
- * freed after the first kernel) + 49 m bytes + CUB's sort space (about
- * 8 m) + partial sums (144 m bytes below 2^19 scalars, 72 MiB from 2^19 to
- * 2^25, 2.25 m above) + buckets (96 MiB from 2^19 scalars on, less below),
- * plus 96 m for the bases when they are uploaded by the call.
+ * freed after the first kernel) + 49 m bytes + a second pair buffer (8 m)
+ * + CUB's sort space (about 8 m) + partial sums (144 m bytes below 2^19
+ * scalars, 72 MiB from 2^19 to 2^25, 2.25 m above) + buckets (96 MiB below
+ * 2^24 scalars, about 1.2 GiB from 2^24, 4.5 GiB from 2^26; where the wide
+ * window's buckets do not fit the cap it falls back to 16 bits), plus 96 m
+ * for the bases when they are uploaded by the call.
  * Errors: CZK_ERR_INVALID_ARGUMENT as czk_msm_g1 (and m >= 2^31);
  * CZK_ERR_NO_MEMORY over the cap or when the device is full, with nothing
  * left allocated; r is untouched on error. */

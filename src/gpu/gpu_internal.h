@@ -66,18 +66,18 @@ cudaError_t czk_gpu_msm_sort(void *temp, size_t *temp_bytes, const uint32_t *key
                             const uint32_t *vals_in, uint32_t *vals_out, size_t m, int bits, cudaStream_t s);
 /* Buckets (nb XYZZ) of one window from its m sorted pairs, in slices of L:
  * chunks writes the runs inside a slice and 2 partials per slice (partial:
- * 2·ceil(m/L) XYZZ); fix writes the rest of the nb buckets. */
+ * 2·ceil(m/L) XYZZ); fix writes the rest of the nb buckets (range: nb·8
+ * bytes of scratch, the runs' bounds). */
 cudaError_t czk_gpu_launch_msm_chunks(int grp, const uint32_t *keys, const uint32_t *vals, size_t m, unsigned L,
                                      uint32_t nb, const void *bases, void *buckets, void *partial, cudaStream_t s);
-cudaError_t czk_gpu_launch_msm_fix(int grp, const uint32_t *keys, size_t m, unsigned L, uint32_t nb, void *buckets,
-                                  const void *partial, cudaStream_t s);
+cudaError_t czk_gpu_launch_msm_fix(int grp, const uint32_t *keys, size_t m, unsigned L, uint32_t nb, void *range,
+                                  void *buckets, const void *partial, cudaStream_t s);
 /* out (2·W·S Jacobian): per window w and segment s of nb/S buckets, T and R
  * (see msm.cu). G1 only (grp 1: cudaErrorNotSupported). */
 cudaError_t czk_gpu_launch_msm_segments(int grp, const void *buckets, unsigned W, uint32_t nb, unsigned S, void *out,
                                        cudaStream_t s);
 /* The same out in two steps, each segment cut into k parts (k a power of
- * two dividing nb/S): parts (2·W·S·k XYZZ) holds the parts' T and R.
- * G2 only (grp 0: cudaErrorNotSupported). */
+ * two dividing nb/S): parts (2·W·S·k XYZZ) holds the parts' T and R. */
 cudaError_t czk_gpu_launch_msm_segments2(int grp, const void *buckets, unsigned W, uint32_t nb, unsigned S, unsigned k,
                                         void *parts, void *out, cudaStream_t s);
 /* out[t] (XYZZ) = Σ of the bases j in [tL, tL+L), j < m, with isone[j]. */

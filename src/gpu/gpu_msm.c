@@ -5,10 +5,12 @@
  *
  * One call: upload the scalars (and the density words with their per-word
  * ranks), prep (canonical scalars by base index, ones set apart); per window
- * of c bits: digits, CUB radix sort by bucket, chunks + fix (bucket sums);
+ * of c bits: digits, CUB radix sort by bucket (on a second stream, a
+ * window ahead), chunks + fix (bucket sums);
  * then segments (per window, S segments of G = 2^(c-1)/S buckets: T_s =
- * Σ (i+1)·B_(sG+i), R_s = Σ B_(sG+i); for G2 in two steps, segments2,
- * S = 32 segments of 32 parts each) and the ones' sum. The host finishes
+ * Σ (i+1)·B_(sG+i), R_s = Σ B_(sG+i), S = 64; for G2 in two steps, segments2,
+ * S = 32 segments of 32 parts each, and for G1 too when a segment has
+ * more than 256 buckets) and the ones' sum. The host finishes
  * each window as Σ_s T_s + G·Σ_s s·R_s (a running sum over s), which is
  * Σ_k (k+1)·B_k, and combines the windows by Horner (c doublings each):
  * about 3·S + c additions or doublings per window. The _dev entry points
@@ -23,11 +25,14 @@
 #include "gpu_internal.h"
 
 #define MSM_SLICE_MAX 256 /* most sorted pairs per thread of the chunks kernel */
-/* G2's device bucket reduction: 32 segments per window (G1: 256), each cut
+/* G2's device bucket reduction: 32 segments per window (G1: 64), each cut
  * into up to 32 parts (2^15 buckets: parts of 32 buckets, 64 additions in a
  * row, then 101 for the segment), so the host adds only about 100 points
  * per window */
 #define G2_SEGMENTS 32
+/* G1: 64 segments per window (the host's share: about 3·64 additions per
+ * window), in parts of 128 buckets when a segment has more than 256 */
+#define G1_SEGMENTS 64
 #define G2_PARTS 32
 
 struct czk_gpu_g1_bases {
@@ -45,7 +50,8 @@ struct czk_gpu_g2_bases {
 /* What the sequence needs of a group: the kernels' grp, the host layouts,
  * the host's Jacobian functions, the segments per window S (the host
  * finishes each window with about 3·S additions) and the parts per segment
- * (0: one thread per segment; k: the two-step segments2 with up to k parts). */
+ * (k: the two-step segments2 with up to k parts; 0: one thread per segment
+ * up to 256 buckets, then segments2 with parts of 128). */
 typedef struct {
     int grp;
     size_t aff_bytes, jac_bytes;
@@ -68,7 +74,7 @@ static void g2_set_inf(void *r) { czk_g2_set_infinity(r); }
 static void g2_add(void *r, const void *a, const void *b) { czk_g2_add(r, a, b); }
 static void g2_dbl(void *r, const void *a) { czk_g2_dbl(r, a); }
 
-static const msm_group GROUP_G1 = {0, sizeof(czk_g1_affine), sizeof(czk_g1), 256, 0, g1_set_inf, g1_add, g1_dbl};
+static const msm_group GROUP_G1 = {0, sizeof(czk_g1_affine), sizeof(czk_g1), G1_SEGMENTS, 0, g1_set_inf, g1_add, g1_dbl};
 static const msm_group GROUP_G2 = {1, sizeof(czk_g2_affine), sizeof(czk_g2), G2_SEGMENTS, G2_PARTS,
                                    g2_set_inf, g2_add, g2_dbl};
 
@@ -88,10 +94,20 @@ static czk_err msm_cuda_fail(cudaError_t ce, const char *what, char *msg, size_t
     return CZK_ERR_IO;
 }
 
-/* Window bits for m scalars: 16 from 2^19 on, fewer below (at least 4). */
-static int msm_window(size_t m) {
+/* Window bits for m scalars: lg m - 3 from 4 to 16, then for G1 fewer
+ * windows at the price of more buckets: 20 from 2^24 (13 windows instead
+ * of 16), 22 from 2^26 (12; 4.5 GiB of buckets). On an H200: 2^24 147 ms
+ * at c = 20 against 154 ms at 16 and 19; 2^27 945 ms at 22, 960 ms at 20.
+ * CZK_GPU_MSM_WINDOW=c (4 … 22) overrides it (for tuning). */
+static int msm_window(size_t m, int grp) {
+    const char *env = getenv("CZK_GPU_MSM_WINDOW");
+    if (env && env[0]) {
+        int c = atoi(env);
+        if (c >= 4 && c <= 22) return c;
+    }
     int lg = 0;
     while (lg < 62 && ((size_t)2 << lg) <= m) lg++;
+    if (grp == 0 && lg >= 24) return lg >= 26 ? 22 : 20;
     int c = lg - 3;
     return c < 4 ? 4 : c > 16 ? 16 : c;
 }
@@ -119,7 +135,7 @@ static void prof_mark(msm_prof *p, int stage, cudaStream_t st) {
 }
 
 enum { B_SCALARS, B_WORDS, B_PREFIX, B_SCAL, B_ISONE, B_KIN, B_KOUT, B_VIN, B_VOUT, B_TEMP,
-       B_PART, B_BUCK, B_SEG, B_ONES0, B_ONES1, B_JAC, B_PARTS, B_COUNT };
+       B_PART, B_BUCK, B_SEG, B_ONES0, B_ONES1, B_JAC, B_PARTS, B_KOUT2, B_VOUT2, B_RANGE, B_COUNT };
 
 typedef struct {
     czk_gpu *g;
@@ -166,6 +182,18 @@ static czk_err check_args(const void *r, const void *bases, const void *scalars,
     return CZK_OK;
 }
 
+/* From the window bits c: W windows of nb buckets, S segments per window,
+ * K parts per segment (0: one step). */
+static void msm_shape(const msm_group *G, int c, unsigned *W, uint32_t *nb, unsigned *S, unsigned *K) {
+    *W = (256u + (unsigned)c - 1) / (unsigned)c;
+    *nb = 1u << (c - 1);
+    *S = *nb < G->segments ? *nb : G->segments;
+    /* G2: up to G->parts parts per segment; G1: one step while a segment
+     * has at most 256 buckets, else parts of 128 buckets */
+    const unsigned g = *nb / *S;
+    *K = G->parts ? (g < G->parts ? g : G->parts) : g > 256 ? g / 128 : 0;
+}
+
 /* The MSM over device bases (nset of them used) and device scalars (n
  * Montgomery czk_fr); arguments checked, nset > 0, the device current. When
  * scal_bytes > 0 the call owns dscalars (scal_bytes allocated against g's
@@ -181,16 +209,16 @@ static czk_err msm_core(czk_gpu *g, const msm_group *G, void *r, const void *dba
         b.bytes[B_SCALARS] = scal_bytes;
     }
     czk_err e = CZK_OK;
-    cudaStream_t st = czk_gpu_stream(g);
+    cudaStream_t st = czk_gpu_stream(g), st2 = NULL;
+    cudaEvent_t ev[4] = {NULL, NULL, NULL, NULL};
     unsigned long long *prefix = NULL;
     char *seg = NULL;
     const size_t xb = czk_gpu_msm_xyzz_bytes(G->grp), jb = G->jac_bytes;
-    const int c = msm_window(nset);
-    const unsigned W = (256u + (unsigned)c - 1) / (unsigned)c;
-    const uint32_t nb = 1u << (c - 1);
-    const unsigned S = nb < G->segments ? nb : G->segments;
-    const unsigned K = G->parts == 0 ? 0 : nb / S < G->parts ? nb / S : G->parts;
-    /* about 2^17 threads per window for the chunks kernel (it is latency bound) */
+    int c = msm_window(nset, G->grp);
+    unsigned W, S, K;
+    uint32_t nb;
+    msm_shape(G, c, &W, &nb, &S, &K);
+    /* about 2^17 threads per window for the chunks kernel (two waves on an H200) */
     size_t L = nset >> 17;
     L = L < 4 ? 4 : L > MSM_SLICE_MAX ? MSM_SLICE_MAX : L;
     const size_t nch = (nset + L - 1) / L, nones1 = (nch + L - 1) / L;
@@ -237,25 +265,61 @@ static czk_err msm_core(czk_gpu *g, const msm_group *G, void *r, const void *dba
     CKE(buf_alloc(&b, B_VOUT, nset * 4, "the MSM digits", msg, msglen));
     CKE(buf_alloc(&b, B_TEMP, temp_bytes, "the MSM sort", msg, msglen));
     CKE(buf_alloc(&b, B_PART, 2 * nch * xb, "the MSM partial sums", msg, msglen));
-    CKE(buf_alloc(&b, B_BUCK, (size_t)W * nb * xb, "the MSM buckets", msg, msglen));
+    e = buf_alloc(&b, B_BUCK, (size_t)W * nb * xb, "the MSM buckets", msg, msglen);
+    if (e == CZK_ERR_NO_MEMORY && c > 16) { /* the wide windows' buckets do not fit: 16 bits */
+        c = 16;
+        msm_shape(G, c, &W, &nb, &S, &K);
+        e = buf_alloc(&b, B_BUCK, (size_t)W * nb * xb, "the MSM buckets", msg, msglen);
+    }
+    if (e != CZK_OK) goto out;
     CKE(buf_alloc(&b, B_SEG, 2 * (size_t)W * S * jb, "the MSM window sums", msg, msglen));
     CKE(buf_alloc(&b, B_ONES0, nch * xb, "the MSM ones", msg, msglen));
     CKE(buf_alloc(&b, B_ONES1, nones1 * xb, "the MSM ones", msg, msglen));
     CKE(buf_alloc(&b, B_JAC, jb, "the MSM ones", msg, msglen));
     if (K) CKE(buf_alloc(&b, B_PARTS, 2 * (size_t)W * S * K * xb, "the MSM window sums", msg, msglen));
+    CKE(buf_alloc(&b, B_RANGE, (size_t)nb * 8, "the MSM buckets", msg, msglen));
+    /* Windows: digits and sort on a second stream st2 into one of two sorted
+     * pair buffers while the bucket kernels of the window before run on st
+     * (the sort is memory bound, the buckets compute bound); events order
+     * them both ways. Profiled, or without the memory for the second
+     * buffer: one stream, one buffer. */
+    if (!prof.on) {
+        e = buf_alloc(&b, B_KOUT2, nset * 4, "the MSM digits", msg, msglen);
+        if (e == CZK_OK) e = buf_alloc(&b, B_VOUT2, nset * 4, "the MSM digits", msg, msglen);
+        if (e == CZK_ERR_NO_MEMORY) {
+            buf_free(&b, B_KOUT2);
+            buf_free(&b, B_VOUT2);
+            e = CZK_OK;
+        }
+        if (e != CZK_OK) goto out;
+    }
+    if (b.p[B_VOUT2]) {
+        CKM(cudaStreamCreateWithFlags(&st2, cudaStreamNonBlocking), "the MSM sort stream");
+        for (int k = 0; k < 4; k++)
+            CKM(cudaEventCreateWithFlags(&ev[k], cudaEventDisableTiming), "the MSM sort events");
+    }
     for (unsigned w = 0; w < W; w++) {
-        uint32_t *kin = b.p[B_KIN], *kout = b.p[B_KOUT], *vin = b.p[B_VIN], *vout = b.p[B_VOUT];
+        const int bi = st2 ? (int)(w & 1) : 0; /* ev[bi]: pairs bi sorted, ev[2 + bi]: pairs bi used */
+        uint32_t *kin = b.p[B_KIN], *vin = b.p[B_VIN];
+        uint32_t *kout = b.p[bi ? B_KOUT2 : B_KOUT], *vout = b.p[bi ? B_VOUT2 : B_VOUT];
+        cudaStream_t ss = st2 ? st2 : st;
         void *buck = (char *)b.p[B_BUCK] + (size_t)w * nb * xb;
         size_t tb = temp_bytes;
-        CKM(czk_gpu_launch_msm_digits(b.p[B_SCAL], nset, (int)w, c, kin, vin, st), "the MSM digit kernel");
-        CKM(czk_gpu_msm_sort(b.p[B_TEMP], &tb, kin, kout, vin, vout, nset, c, st), "the MSM sort");
+        if (st2 && w >= 2) CKM(cudaStreamWaitEvent(st2, ev[2 + bi], 0), "the MSM sort stream");
+        CKM(czk_gpu_launch_msm_digits(b.p[B_SCAL], nset, (int)w, c, kin, vin, ss), "the MSM digit kernel");
+        CKM(czk_gpu_msm_sort(b.p[B_TEMP], &tb, kin, kout, vin, vout, nset, c, ss), "the MSM sort");
+        if (st2) {
+            CKM(cudaEventRecord(ev[bi], st2), "the MSM sort stream");
+            CKM(cudaStreamWaitEvent(st, ev[bi], 0), "the MSM sort stream");
+        }
         prof_mark(&prof, 1, st);
         CKM(czk_gpu_launch_msm_chunks(G->grp, kout, vout, nset, (unsigned)L, nb, dbases, buck, b.p[B_PART], st),
             "the MSM bucket kernel");
         prof_mark(&prof, 2, st);
-        CKM(czk_gpu_launch_msm_fix(G->grp, kout, nset, (unsigned)L, nb, buck, b.p[B_PART], st),
+        CKM(czk_gpu_launch_msm_fix(G->grp, kout, nset, (unsigned)L, nb, b.p[B_RANGE], buck, b.p[B_PART], st),
             "the MSM bucket kernel");
         prof_mark(&prof, 3, st);
+        if (st2) CKM(cudaEventRecord(ev[2 + bi], st), "the MSM sort stream");
     }
     if (K)
         CKM(czk_gpu_launch_msm_segments2(G->grp, b.p[B_BUCK], W, nb, S, K, b.p[B_PARTS], b.p[B_SEG], st),
@@ -320,7 +384,13 @@ static czk_err msm_core(czk_gpu *g, const msm_group *G, void *r, const void *dba
         for (int k = 0; k < 6; k++) fprintf(stderr, " %s %.2f ms%s", prof_name[k], prof.acc[k], k < 5 ? "," : "\n");
     }
 out:
-    if (e != CZK_OK) cudaStreamSynchronize(st);
+    if (e != CZK_OK) {
+        if (st2) cudaStreamSynchronize(st2);
+        cudaStreamSynchronize(st);
+    }
+    for (int k = 0; k < 4; k++)
+        if (ev[k]) cudaEventDestroy(ev[k]);
+    if (st2) cudaStreamDestroy(st2);
     (void)cudaGetLastError();
     for (int k = 0; k < B_COUNT; k++) buf_free(&b, k);
     free(prefix);

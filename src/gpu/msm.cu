@@ -12,7 +12,10 @@
  * the host to finish, and ones / xyzz_reduce sum the ones' bases.
  *
  * This file: the scalar kernels, the sort, and the point kernels for G1; the
- * point kernels are in msm_kernels.cuh, their G2 instances in msm_g2.cu. */
+ * point kernels are in msm_kernels.cuh, their G2 instances in msm_g2.cu.
+ * G1's kernels inline the Fp products, but for the combine step of
+ * segments2 and the ones' reductions, which take fpc_t (out-of-line
+ * product; inlined, they spill). */
 #include <cuda_runtime.h>
 #include <cub/device/device_radix_sort.cuh>
 
@@ -98,14 +101,16 @@ extern "C" cudaError_t czk_gpu_msm_sort(void *temp, size_t *temp_bytes, const ui
 extern "C" cudaError_t czk_gpu_launch_msm_chunks(int grp, const uint32_t *keys, const uint32_t *vals, size_t m,
                                                  unsigned L, uint32_t nb, const void *bases, void *buckets,
                                                  void *partial, cudaStream_t s) {
-    return grp ? czk_gpu_msm_g2_chunks(keys, vals, m, L, nb, bases, buckets, partial, s)
-               : launch_chunks<fp_t, 4>(keys, vals, m, L, nb, bases, buckets, partial, s);
+    if (grp) return czk_gpu_msm_g2_chunks(keys, vals, m, L, nb, bases, buckets, partial, s);
+    /* 4 blocks per SM (at most 128 registers): on an H200 as fast as 3 blocks
+     * with the next base prefetched (168 registers) */
+    return launch_chunks<fp_t, 4>(keys, vals, m, L, nb, bases, buckets, partial, s);
 }
 
 extern "C" cudaError_t czk_gpu_launch_msm_fix(int grp, const uint32_t *keys, size_t m, unsigned L, uint32_t nb,
-                                              void *buckets, const void *partial, cudaStream_t s) {
-    return grp ? czk_gpu_msm_g2_fix(keys, m, L, nb, buckets, partial, s)
-               : launch_fix<fp_t>(keys, m, L, nb, buckets, partial, s);
+                                              void *range, void *buckets, const void *partial, cudaStream_t s) {
+    return grp ? czk_gpu_msm_g2_fix(keys, m, L, nb, range, buckets, partial, s)
+               : launch_fix<fp_t>(keys, m, L, nb, range, buckets, partial, s);
 }
 
 extern "C" cudaError_t czk_gpu_launch_msm_segments(int grp, const void *buckets, unsigned W, uint32_t nb, unsigned S,
@@ -116,8 +121,8 @@ extern "C" cudaError_t czk_gpu_launch_msm_segments(int grp, const void *buckets,
 
 extern "C" cudaError_t czk_gpu_launch_msm_segments2(int grp, const void *buckets, unsigned W, uint32_t nb,
                                                     unsigned S, unsigned k, void *parts, void *out, cudaStream_t s) {
-    /* G2 only: G1 keeps the one-step segments (its additions are cheap) */
-    return grp ? czk_gpu_msm_g2_segments2(buckets, W, nb, S, k, parts, out, s) : cudaErrorNotSupported;
+    return grp ? czk_gpu_msm_g2_segments2(buckets, W, nb, S, k, parts, out, s)
+               : launch_segments2<fp_t, fpc_t>(buckets, W, nb, S, k, parts, out, s);
 }
 
 extern "C" cudaError_t czk_gpu_launch_msm_ones(int grp, const void *bases, const void *isone, size_t m, unsigned L,
@@ -127,9 +132,9 @@ extern "C" cudaError_t czk_gpu_launch_msm_ones(int grp, const void *bases, const
 
 extern "C" cudaError_t czk_gpu_launch_msm_xyzz_reduce(int grp, const void *in, size_t count, unsigned L, void *out,
                                                       cudaStream_t s) {
-    return grp ? czk_gpu_msm_g2_xyzz_reduce(in, count, L, out, s) : launch_xyzz_reduce<fp_t>(in, count, L, out, s);
+    return grp ? czk_gpu_msm_g2_xyzz_reduce(in, count, L, out, s) : launch_xyzz_reduce<fpc_t>(in, count, L, out, s);
 }
 
 extern "C" cudaError_t czk_gpu_launch_msm_to_jac(int grp, const void *in, void *out, cudaStream_t s) {
-    return grp ? czk_gpu_msm_g2_to_jac(in, out, s) : launch_to_jac<fp_t>(in, out, s);
+    return grp ? czk_gpu_msm_g2_to_jac(in, out, s) : launch_to_jac<fpc_t>(in, out, s);
 }

@@ -7,7 +7,7 @@
  * to run through a whole segment). */
 #include "msm_kernels.cuh"
 
-/* 2 blocks of 128 per SM, at most 255 registers (112 bytes spilled). On an
+/* 2 blocks of 128 per SM, at most 255 registers (about 260 bytes spilled). On an
  * H200 at 2^22 scalars, 3 blocks (168 registers, 2.2 KB spilled) and 4
  * blocks (128 registers, 4 KB spilled) made this kernel 1.46 and 1.38 times
  * slower. */
@@ -16,14 +16,14 @@ cudaError_t czk_gpu_msm_g2_chunks(const uint32_t *keys, const uint32_t *vals, si
     return launch_chunks<fp2_t, 2>(keys, vals, m, L, nb, bases, buckets, partial, s);
 }
 
-cudaError_t czk_gpu_msm_g2_fix(const uint32_t *keys, size_t m, unsigned L, uint32_t nb, void *buckets,
-                               const void *partial, cudaStream_t s) {
-    return launch_fix<fp2c_t>(keys, m, L, nb, buckets, partial, s);
+cudaError_t czk_gpu_msm_g2_fix(const uint32_t *keys, size_t m, unsigned L, uint32_t nb, void *range,
+                               void *buckets, const void *partial, cudaStream_t s) {
+    return launch_fix<fp2c_t>(keys, m, L, nb, range, buckets, partial, s);
 }
 
 cudaError_t czk_gpu_msm_g2_segments2(const void *buckets, unsigned W, uint32_t nb, unsigned S, unsigned k,
                                      void *parts, void *out, cudaStream_t s) {
-    return launch_segments2<fp2c_t>(buckets, W, nb, S, k, parts, out, s);
+    return launch_segments2<fp2c_t, fp2c_t>(buckets, W, nb, S, k, parts, out, s);
 }
 
 cudaError_t czk_gpu_msm_g2_ones(const void *bases, const void *isone, size_t m, unsigned L, void *out,

@@ -40,10 +40,35 @@ static __device__ __forceinline__ fp2c_t fe_ldg(const fp2c_t *p) { return fp2c(f
 static __device__ __forceinline__ fp2c_t fe_load(const fp2c_t *p) { return fp2c(fp2_load(p)); }
 static __device__ __forceinline__ void fe_store(fp2c_t *p, const fp2c_t &a) { fp2_store(p, a); }
 
+/* fp_t with an out-of-line product (one copy per kernel): the cold G1
+ * kernels (segments2's combine step, the ones' reductions), whose XYZZ +
+ * XYZZ additions spill heavily when every product is inlined. Same layout
+ * as fp_t. */
+struct __align__(16) fpc_t : fp_t {};
+static __device__ __forceinline__ fpc_t fpc(const fp_t &a) {
+    fpc_t r;
+#pragma unroll
+    for (int i = 0; i < FP_N; i++) r.l[i] = a.l[i];
+    return r;
+}
+static __device__ __noinline__ fp_t fp_mul_call(const fp_t a, const fp_t b) { return fp_mul(a, b); }
+static __device__ __forceinline__ fpc_t fe_add(const fpc_t &a, const fpc_t &b) { return fpc(fp_add(a, b)); }
+static __device__ __forceinline__ fpc_t fe_sub(const fpc_t &a, const fpc_t &b) { return fpc(fp_sub(a, b)); }
+static __device__ __forceinline__ fpc_t fe_dbl(const fpc_t &a) { return fpc(fp_dbl(a)); }
+static __device__ __forceinline__ fpc_t fe_neg(const fpc_t &a) { return fpc(fp_neg(a)); }
+static __device__ __forceinline__ fpc_t fe_mul(const fpc_t &a, const fpc_t &b) { return fpc(fp_mul_call(a, b)); }
+static __device__ __forceinline__ fpc_t fe_sqr(const fpc_t &a) { return fpc(fp_mul_call(a, a)); }
+static __device__ __forceinline__ bool fe_is_zero(const fpc_t &a) { return fp_is_zero(a); }
+static __device__ __forceinline__ fpc_t fe_ldg(const fpc_t *p) { return fpc(fp_ldg(p)); }
+static __device__ __forceinline__ fpc_t fe_load(const fpc_t *p) { return fpc(fp_load(p)); }
+static __device__ __forceinline__ void fe_store(fpc_t *p, const fpc_t &a) { fp_store(p, a); }
+
 template <class F> static __device__ __forceinline__ F fe_zero();
 template <class F> static __device__ __forceinline__ F fe_one();
 template <> __device__ __forceinline__ fp_t fe_zero<fp_t>() { return fp_zero(); }
 template <> __device__ __forceinline__ fp_t fe_one<fp_t>() { return fp_one(); }
+template <> __device__ __forceinline__ fpc_t fe_zero<fpc_t>() { return fpc(fp_zero()); }
+template <> __device__ __forceinline__ fpc_t fe_one<fpc_t>() { return fpc(fp_one()); }
 template <> __device__ __forceinline__ fp2_t fe_zero<fp2_t>() { return fp2_zero(); }
 template <> __device__ __forceinline__ fp2_t fe_one<fp2_t>() { return fp2_one(); }
 template <> __device__ __forceinline__ fp2c_t fe_zero<fp2c_t>() { return fp2c(fp2_zero()); }
