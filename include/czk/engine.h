@@ -41,6 +41,24 @@
 
 typedef struct czk_engine czk_engine;
 
+/* The stage boundaries a partition passes, for live logs and tools. */
+typedef enum {
+    CZK_PART_SYNTH_START = 0, /* a partition worker starts its witness */
+    CZK_PART_SYNTH_END,       /* witness and a, b, c done (seconds: their time) */
+    CZK_PART_GPU_START,       /* a GPU worker calls the backend's start */
+    CZK_PART_GPU_END,         /* start returned successfully (seconds: its time) */
+    CZK_PART_PROVED,          /* finish returned a proof (seconds: finish's time) */
+    CZK_PART_FAILED           /* the partition failed at some stage (seconds: 0) */
+} czk_partition_event;
+
+const char *czk_partition_event_name(czk_partition_event ev);
+
+/* Called from the engine's threads with no engine lock held; it must be
+ * quick and must not call back into the engine. request_id is the job's
+ * (NULL when it was submitted without one). */
+typedef void (*czk_partition_event_fn)(void *ctx, uint64_t job_id, const char *request_id, size_t partition,
+                                       czk_partition_event ev, double seconds);
+
 typedef struct {
     size_t budget_bytes;        /* 0: auto (czk_budget_auto_bytes minus budget_margin_bytes) */
     size_t budget_margin_bytes; /* auto only; 0: 10% of the auto size */
@@ -54,6 +72,8 @@ typedef struct {
     long result_keep_ms;        /* ... and for at most this long after they ended (0: 10 minutes) */
     czk_backend *backend;       /* NULL: the CPU backend on the engine's pool. Borrowed: the
                                    caller closes it after czk_engine_destroy */
+    czk_partition_event_fn on_event; /* NULL: none */
+    void *event_ctx;
     const char *faults;         /* fault injection for tests, e.g. "synth:2,start:5,finish:7"
                                    (fail that stage of every partition of jobs with that seed);
                                    NULL: the environment variable CZK_FAULT, if set */

@@ -73,3 +73,15 @@ const char *czk_job_status_name(czk_job_status s) {
     static const char *names[] = {"queued", "running", "done", "failed", "cancelled"};
     return (unsigned)s <= CZK_JOB_CANCELLED ? names[s] : "unknown";
 }
+
+const char *czk_partition_event_name(czk_partition_event ev) {
+    switch (ev) {
+    case CZK_PART_SYNTH_START: return "synthesis started";
+    case CZK_PART_SYNTH_END: return "synthesized";
+    case CZK_PART_GPU_START: return "gpu start";
+    case CZK_PART_GPU_END: return "gpu done";
+    case CZK_PART_PROVED: return "proved";
+    case CZK_PART_FAILED: return "failed";
+    }
+    return "?";
+}

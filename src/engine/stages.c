@@ -100,6 +100,10 @@ void eng_parts_drop(czk_engine *e, eng_part *list) {
     }
 }
 
+static void event(const czk_engine *e, const eng_part *p, czk_partition_event ev, double seconds) {
+    if (e->cfg.on_event) e->cfg.on_event(e->cfg.event_ctx, p->job->id, p->job->request_id, p->index, ev, seconds);
+}
+
 /* Fails p's job with "partition i: <why>" and drops p. */
 static void part_fail(czk_engine *e, eng_part *p, czk_err err, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -110,6 +114,7 @@ static void part_fail(czk_engine *e, eng_part *p, czk_err err, const char *fmt, 
     vsnprintf(why, sizeof why, fmt, ap);
     va_end(ap);
     snprintf(msg, sizeof msg, "partition %zu: %s", p->index, why);
+    event(e, p, CZK_PART_FAILED, 0);
     eng_part *dropped = NULL;
     pthread_mutex_lock(&e->mu);
     eng_job_abort(e, p->job, err, msg, &dropped);
@@ -120,6 +125,7 @@ static void part_fail(czk_engine *e, eng_part *p, czk_err err, const char *fmt, 
 
 static bool aborted(const eng_part *p) { return atomic_load(&p->job->abort); }
 
+
 /* ---- partition workers ----------------------------------------------------------- */
 
 /* Synthesis and a, b, c for a reserved partition; false when p was dropped. */
@@ -128,6 +134,7 @@ static bool synthesize(czk_engine *e, eng_part *p, const eng_circuit *c) {
     char m[400] = "";
     int64_t t0 = eng_now_ns();
     p->tl.synth_start = since_submit(j);
+    event(e, p, CZK_PART_SYNTH_START, 0);
     if (eng_fault_hit(&e->faults, FAULT_SYNTH, j->seed)) {
         part_fail(e, p, CZK_ERR_SYNTHESIS, "synthesis failed: injected fault (synth:%llu)",
                   (unsigned long long)j->seed);
@@ -163,6 +170,7 @@ static bool synthesize(czk_engine *e, eng_part *p, const eng_circuit *c) {
     p->tl.synth_end = since_submit(j);
     p->synth_s = (double)(eng_now_ns() - t0) * 1e-9;
     busy_add(e, CZK_STAGE_SYNTH, t0);
+    event(e, p, CZK_PART_SYNTH_END, p->synth_s);
     return true;
 }
 
@@ -281,6 +289,7 @@ void *eng_gpu_worker(void *arg) {
         flight(e, CZK_FLIGHT_GPU, 1);
         int64_t t0 = eng_now_ns();
         p->tl.gpu_start = since_submit(j);
+        event(e, p, CZK_PART_GPU_START, 0);
         czk_err err = czk_backend_start(e->backend, &p->pending, &c->params, &asg, &r, &s, m, sizeof m);
         p->tl.gpu_end = since_submit(j);
         p->gpu_s = (double)(eng_now_ns() - t0) * 1e-9;
@@ -295,6 +304,7 @@ void *eng_gpu_worker(void *arg) {
             continue;
         }
         flight(e, CZK_FLIGHT_PENDING, 1);
+        event(e, p, CZK_PART_GPU_END, p->gpu_s);
         /* a, b, c are gone: keep only what the handle and finish need */
         size_t keep = czk_backend_pending_bytes(e->backend, p->pending) + c->est_after_start;
         if (keep < p->res.bytes) czk_budget_shrink(&p->res, keep);
@@ -365,6 +375,7 @@ void *eng_finalizer(void *arg) {
         p->in_fin = false;
         flight(e, CZK_FLIGHT_FINALIZING, -1);
         release_res(e, p);
+        event(e, p, CZK_PART_PROVED, p->finish_s);
 
         bool last = false;
         const eng_circuit *c = NULL;

@@ -80,6 +80,21 @@ void czk_svc_leave(czk_service *s) {
     pthread_mutex_unlock(&s->mu);
 }
 
+/* The engine's partition events as log lines: the engine knows the job by
+ * its request id, which the service sets to the journal id. */
+static void log_partition_event(void *ctx, uint64_t engine_id, const char *request_id, size_t partition,
+                                czk_partition_event ev, double seconds) {
+    (void)ctx;
+    uint64_t id = request_id ? strtoull(request_id, NULL, 10) : engine_id;
+    czk_log_level level = ev == CZK_PART_FAILED ? CZK_LOG_WARN : ev == CZK_PART_SYNTH_START || ev == CZK_PART_GPU_START
+                                                                     ? CZK_LOG_DEBUG
+                                                                     : CZK_LOG_INFO;
+    if (seconds > 0)
+        czk_log(level, id, (long)partition, "%s in %.3f s", czk_partition_event_name(ev), seconds);
+    else
+        czk_log(level, id, (long)partition, "%s", czk_partition_event_name(ev));
+}
+
 static svc_job *find_job(czk_service *s, uint64_t id) {
     for (svc_job *j = s->jobs; j; j = j->next)
         if (j->id == id) return j;
@@ -370,7 +385,9 @@ static void requeue(czk_service *s, const czk_journal_job *jj) {
     svc_job *job = calloc(1, sizeof *job);
     czk_priority prio = jj->priority >= CZK_PRIO_LOW && jj->priority <= CZK_PRIO_CRITICAL ? (czk_priority)jj->priority
                                                                                           : CZK_PRIO_NORMAL;
-    if (!job || (e = czk_engine_submit(s->engine, NULL, jj->circuit_id, seed, prio, &job->engine_id, m, sizeof m)) !=
+    char rid[24];
+    snprintf(rid, sizeof rid, "%" PRIu64, jj->id);
+    if (!job || (e = czk_engine_submit(s->engine, rid, jj->circuit_id, seed, prio, &job->engine_id, m, sizeof m)) !=
                     CZK_OK) {
         free(job);
         snprintf(why, sizeof why, "could not be re-queued: %s", job ? m : "out of memory");
@@ -419,6 +436,8 @@ czk_err czk_service_open(czk_service **out, const czk_service_config *cfg, char 
     /* The engine keeps results until the completer has journalled them;
      * the journal serves them afterwards. */
     czk_engine_config ec = cfg->engine;
+    ec.on_event = log_partition_event;
+    ec.event_ctx = s;
     ec.result_keep_ms = 3600L * 1000;
     ec.result_keep_count = s->cfg.queue_limit + 1024;
     if ((e = czk_engine_create(&s->engine, &ec, msg, msglen)) != CZK_OK) goto fail;
@@ -643,7 +662,9 @@ czk_err czk_service_submit(czk_service *s, const czk_service_request *req, uint6
             if (e == CZK_ERR_MISMATCH) e = CZK_ERR_IO; /* cannot happen: checked under submit_mu */
             goto out;
         }
-        if ((e = czk_engine_submit(s->engine, NULL, c.id, seed, req->priority, &job->engine_id, msg, msglen)) !=
+        char rid[24];
+        snprintf(rid, sizeof rid, "%" PRIu64, id);
+        if ((e = czk_engine_submit(s->engine, rid, c.id, seed, req->priority, &job->engine_id, msg, msglen)) !=
             CZK_OK) {
             char m2[256];
             if (czk_journal_remove(s->journal, id, m2, sizeof m2) != CZK_OK)

@@ -436,6 +436,79 @@ out:
     CHECK(czk_engine_create(&e, &cfg, msg, sizeof msg) == CZK_ERR_INVALID_ARGUMENT);
 }
 
+/* Partition events: each partition of a proved job passes synth start, synth
+ * end, gpu start, gpu end, proved, in that order; a failing one reports
+ * failed; the request id travels with them. */
+#define EV_MAX 64
+static struct {
+    pthread_mutex_t mu;
+    int n;
+    struct {
+        uint64_t job;
+        char rid[16];
+        size_t part;
+        czk_partition_event ev;
+    } e[EV_MAX];
+} evlog = {.mu = PTHREAD_MUTEX_INITIALIZER};
+
+static void on_event(void *ctx, uint64_t job, const char *rid, size_t part, czk_partition_event ev, double sec) {
+    (void)ctx;
+    (void)sec;
+    pthread_mutex_lock(&evlog.mu);
+    if (evlog.n < EV_MAX) {
+        evlog.e[evlog.n].job = job;
+        snprintf(evlog.e[evlog.n].rid, sizeof evlog.e[0].rid, "%s", rid ? rid : "");
+        evlog.e[evlog.n].part = part;
+        evlog.e[evlog.n].ev = ev;
+        evlog.n++;
+    }
+    pthread_mutex_unlock(&evlog.mu);
+}
+
+static void test_events(void) {
+    czk_engine_config cfg;
+    czk_engine_config_default(&cfg);
+    cfg.budget_bytes = (size_t)256 << 20;
+    cfg.threads = 2;
+    cfg.faults = "start:9";
+    cfg.on_event = on_event;
+    czk_engine *e = NULL;
+    char msg[256] = "";
+    CHECK(czk_engine_create(&e, &cfg, msg, sizeof msg) == CZK_OK);
+    if (!e || !add_circuit(e, "demo", "demo-ev", 2, false)) {
+        czk_engine_destroy(e);
+        return;
+    }
+    czk_job_result r;
+    uint64_t ok = submit(e, "events-ok", "demo-ev", 3, CZK_PRIO_NORMAL);
+    CHECK(await_job(e, ok, &r) == CZK_OK);
+    czk_job_result_free(&r);
+    uint64_t bad = submit(e, "events-bad", "demo-ev", 9, CZK_PRIO_NORMAL);
+    CHECK(await_job(e, bad, &r) == CZK_ERR_IO);
+    czk_job_result_free(&r);
+    czk_engine_destroy(e);
+    static const czk_partition_event want[] = {CZK_PART_SYNTH_START, CZK_PART_SYNTH_END, CZK_PART_GPU_START,
+                                               CZK_PART_GPU_END, CZK_PART_PROVED};
+    for (size_t part = 0; part < 2; part++) {
+        size_t k = 0;
+        for (int i = 0; i < evlog.n; i++)
+            if (evlog.e[i].job == ok && evlog.e[i].part == part) {
+                CHECK_MSG(k < 5 && evlog.e[i].ev == want[k], "partition %zu: event %zu is %s", part, k,
+                          czk_partition_event_name(evlog.e[i].ev));
+                CHECK(!strcmp(evlog.e[i].rid, "events-ok"));
+                k++;
+            }
+        CHECK_MSG(k == 5, "partition %zu of the proved job: %zu events", part, k);
+    }
+    int failed = 0;
+    for (int i = 0; i < evlog.n; i++)
+        if (evlog.e[i].job == bad) {
+            CHECK(evlog.e[i].ev != CZK_PART_PROVED && evlog.e[i].ev != CZK_PART_GPU_END);
+            failed += evlog.e[i].ev == CZK_PART_FAILED;
+        }
+    CHECK_MSG(failed >= 1, "the failing job reported no failed partition");
+}
+
 /* With a slow backend, a/b/c sets alive never exceed pw + capacity + gw. */
 static void test_flight_bound(void) {
     slow_impl x;
@@ -611,6 +684,7 @@ int main(void) {
     gate_init(&synth_gate, true);
     test_requests();
     test_faults();
+    test_events();
     test_cancel();
     test_flight_bound();
     test_priority();
