@@ -171,11 +171,31 @@ int cmd_client_cancel(int argc, char **argv) {
     char msg[CLIENT_MSG] = "";
     int st = czk_grpc_client_unary(c, "CancelProof", &rq.base, &cuzk__v1__cancel_proof_response__descriptor, 60000,
                                    &resp, msg, sizeof msg);
-    czk_grpc_client_close(c);
-    if (st != CZK_GRPC_OK) return client_rpc_fail("cancel", st, msg);
-    printf("job %s: cancel requested (%s)\n", job,
-           ((Cuzk__V1__CancelProofResponse *)resp)->was_running ? "it was running" : "it was not running");
+    if (st != CZK_GRPC_OK) {
+        czk_grpc_client_close(c);
+        return client_rpc_fail("cancel", st, msg);
+    }
+    bool was_running = ((Cuzk__V1__CancelProofResponse *)resp)->was_running;
     protobuf_c_message_free_unpacked(resp, NULL);
+    /* what became of it: a job that had already ended is not cancelled */
+    Cuzk__V1__AwaitProofRequest aq = CUZK__V1__AWAIT_PROOF_REQUEST__INIT;
+    aq.job_id = (char *)job;
+    aq.timeout_ms = 1;
+    resp = NULL;
+    st = czk_grpc_client_unary(c, "AwaitProof", &aq.base, &cuzk__v1__await_proof_response__descriptor, 60000, &resp,
+                               msg, sizeof msg);
+    czk_grpc_client_close(c);
+    int state = st == CZK_GRPC_OK ? (int)((Cuzk__V1__AwaitProofResponse *)resp)->status : -1;
+    if (resp) protobuf_c_message_free_unpacked(resp, NULL);
+    if (state == CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__COMPLETED ||
+        state == CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__FAILED)
+        printf("job %s had already ended (%s): nothing was cancelled\n", job,
+               state == CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__COMPLETED ? "completed" : "failed");
+    else if (state == CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__CANCELLED)
+        printf("job %s: cancelled (%s)\n", job, was_running ? "it was running" : "it was queued");
+    else
+        printf("job %s: cancel requested (%s); it stops at its next stage boundary\n", job,
+               was_running ? "it was running" : "it was queued");
     return CLI_OK;
 }
 
