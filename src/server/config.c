@@ -1,7 +1,9 @@
-/* czk — czkd's configuration (include/czk/daemon_config.h): a TOML subset
- * parser of our own and the command-line flags. */
+/* czk — czkd's configuration (include/czk/daemon_config.h): defaults, sizes
+ * and durations, the keys of the TOML file (read with toml.h's lexer) and the
+ * command-line flags. */
 #define _GNU_SOURCE
 #include "czk/daemon_config.h"
+#include "toml.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -125,328 +127,21 @@ bad:
     return CZK_ERR_INVALID_ARGUMENT;
 }
 
-/* ---- TOML values ----------------------------------------------------------------------- */
-
-typedef enum { V_STRING, V_INT, V_FLOAT, V_BOOL, V_ARRAY } vtype;
-
-typedef struct tval {
-    vtype t;
-    char *s;
-    long long i;
-    double f;
-    bool b;
-    struct tval *items;
-    size_t n;
-} tval;
-
-static void tval_free(tval *v) {
-    free(v->s);
-    for (size_t k = 0; k < v->n; k++) tval_free(&v->items[k]);
-    free(v->items);
-    memset(v, 0, sizeof *v);
-}
-
-static const char *vtype_name(vtype t) {
-    static const char *const n[] = {"a string", "an integer", "a float", "a boolean", "an array"};
-    return n[t];
-}
-
-typedef struct {
-    const char *p, *end;
-    int line;
-    const char *name;
-    char *msg;
-    size_t msglen;
-    char key[256]; /* the key being read, for messages */
-} lexer;
-
-static czk_err lex_error(lexer *lx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static czk_err lex_error(lexer *lx, const char *fmt, ...) {
-    if (lx->msg && lx->msglen) {
-        int n = lx->key[0] ? snprintf(lx->msg, lx->msglen, "%s:%d: key '%s': ", lx->name, lx->line, lx->key)
-                           : snprintf(lx->msg, lx->msglen, "%s:%d: ", lx->name, lx->line);
-        if (n < 0) n = 0;
-        if ((size_t)n < lx->msglen) {
-            va_list ap;
-            va_start(ap, fmt);
-            vsnprintf(lx->msg + n, lx->msglen - (size_t)n, fmt, ap);
-            va_end(ap);
-        }
-    }
-    return CZK_ERR_FORMAT;
-}
-
-static bool at_end(const lexer *lx) { return lx->p >= lx->end; }
-static char peek(const lexer *lx) { return at_end(lx) ? 0 : *lx->p; }
-
-/* Spaces and tabs. */
-static void skip_ws(lexer *lx) {
-    while (!at_end(lx) && (*lx->p == ' ' || *lx->p == '\t')) lx->p++;
-}
-
-/* Spaces, tabs, newlines and comments (inside arrays). */
-static void skip_ws_nl(lexer *lx) {
-    for (;;) {
-        skip_ws(lx);
-        if (peek(lx) == '#')
-            while (!at_end(lx) && *lx->p != '\n') lx->p++;
-        if (peek(lx) == '\r' && lx->p + 1 < lx->end && lx->p[1] == '\n') lx->p++;
-        if (peek(lx) == '\n') {
-            lx->p++;
-            lx->line++;
-            continue;
-        }
-        return;
-    }
-}
-
-/* After a statement: optional comment, then end of line or file. */
-static czk_err end_of_line(lexer *lx) {
-    skip_ws(lx);
-    if (peek(lx) == '#')
-        while (!at_end(lx) && *lx->p != '\n') lx->p++;
-    if (peek(lx) == '\r') lx->p++;
-    if (at_end(lx)) return CZK_OK;
-    if (*lx->p != '\n') return lex_error(lx, "unexpected '%c' after the value", *lx->p);
-    lx->p++;
-    lx->line++;
-    return CZK_OK;
-}
-
-static bool bare_char(char c) { return isalnum((unsigned char)c) || c == '_' || c == '-'; }
-
-static void utf8_put(char **o, unsigned cp) {
-    if (cp < 0x80) *(*o)++ = (char)cp;
-    else if (cp < 0x800) {
-        *(*o)++ = (char)(0xC0 | (cp >> 6));
-        *(*o)++ = (char)(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-        *(*o)++ = (char)(0xE0 | (cp >> 12));
-        *(*o)++ = (char)(0x80 | ((cp >> 6) & 0x3F));
-        *(*o)++ = (char)(0x80 | (cp & 0x3F));
-    } else {
-        *(*o)++ = (char)(0xF0 | (cp >> 18));
-        *(*o)++ = (char)(0x80 | ((cp >> 12) & 0x3F));
-        *(*o)++ = (char)(0x80 | ((cp >> 6) & 0x3F));
-        *(*o)++ = (char)(0x80 | (cp & 0x3F));
-    }
-}
-
-/* A "basic" or 'literal' string on one line; *out malloc'd. */
-static czk_err lex_string(lexer *lx, char **out) {
-    char q = *lx->p++;
-    if (lx->p + 1 < lx->end && lx->p[0] == q && lx->p[1] == q)
-        return lex_error(lx, "multi-line strings are not supported");
-    const char *start = lx->p;
-    while (!at_end(lx) && *lx->p != q && *lx->p != '\n') {
-        if (q == '"' && *lx->p == '\\' && lx->p + 1 < lx->end) lx->p++;
-        lx->p++;
-    }
-    if (at_end(lx) || *lx->p != q) return lex_error(lx, "unterminated string");
-    size_t n = (size_t)(lx->p - start);
-    char *s = malloc(n + 1), *o = s;
-    if (!s) return lex_error(lx, "out of memory");
-    for (const char *i = start; i < lx->p; i++) {
-        if (q == '\'' || *i != '\\') {
-            if ((unsigned char)*i < 0x20 && *i != '\t') {
-                free(s);
-                return lex_error(lx, "control character in a string");
-            }
-            *o++ = *i;
-            continue;
-        }
-        i++;
-        switch (*i) {
-        case '"': *o++ = '"'; break;
-        case '\\': *o++ = '\\'; break;
-        case 'n': *o++ = '\n'; break;
-        case 't': *o++ = '\t'; break;
-        case 'r': *o++ = '\r'; break;
-        case 'b': *o++ = '\b'; break;
-        case 'f': *o++ = '\f'; break;
-        case 'u':
-        case 'U': {
-            int nd = *i == 'u' ? 4 : 8;
-            unsigned cp = 0;
-            for (int k = 1; k <= nd; k++) {
-                if (i + k >= lx->p || !isxdigit((unsigned char)i[k])) {
-                    free(s);
-                    return lex_error(lx, "bad \\%c escape", *i);
-                }
-                char h = (char)tolower((unsigned char)i[k]);
-                cp = cp * 16 + (unsigned)(isdigit((unsigned char)h) ? h - '0' : h - 'a' + 10);
-            }
-            if (cp > 0x10FFFF || (cp >= 0xD800 && cp < 0xE000) || cp == 0) {
-                free(s);
-                return lex_error(lx, "bad \\%c escape", *i);
-            }
-            i += nd;
-            /* a \u escape of up to 4 UTF-8 bytes fits: the escape itself took >= 6 */
-            utf8_put(&o, cp);
-            break;
-        }
-        default: {
-            char c = *i;
-            free(s);
-            return lex_error(lx, "unknown escape \\%c", c);
-        }
-        }
-    }
-    *o = 0;
-    lx->p++; /* closing quote */
-    *out = s;
-    return CZK_OK;
-}
-
-static czk_err lex_value(lexer *lx, tval *v, int depth);
-
-static czk_err lex_array(lexer *lx, tval *v, int depth) {
-    lx->p++; /* [ */
-    v->t = V_ARRAY;
-    size_t cap = 0;
-    for (;;) {
-        skip_ws_nl(lx);
-        if (at_end(lx)) return lex_error(lx, "unterminated array");
-        if (*lx->p == ']') {
-            lx->p++;
-            return CZK_OK;
-        }
-        if (v->n == cap) {
-            cap = cap ? 2 * cap : 8;
-            tval *p = realloc(v->items, cap * sizeof *p);
-            if (!p) return lex_error(lx, "out of memory");
-            v->items = p;
-        }
-        memset(&v->items[v->n], 0, sizeof v->items[0]);
-        czk_err e = lex_value(lx, &v->items[v->n], depth + 1);
-        if (e != CZK_OK) return e;
-        v->n++;
-        skip_ws_nl(lx);
-        if (peek(lx) == ',') {
-            lx->p++;
-            continue;
-        }
-        if (peek(lx) == ']') continue;
-        return lex_error(lx, at_end(lx) ? "unterminated array" : "expected ',' or ']' in an array");
-    }
-}
-
-static czk_err lex_value(lexer *lx, tval *v, int depth) {
-    if (depth > 8) return lex_error(lx, "arrays nested too deeply");
-    char c = peek(lx);
-    if (c == '"' || c == '\'') {
-        v->t = V_STRING;
-        return lex_string(lx, &v->s);
-    }
-    if (c == '[') return lex_array(lx, v, depth);
-    if (c == '{') return lex_error(lx, "inline tables are not supported");
-    /* a bare token up to a delimiter */
-    const char *s = lx->p;
-    while (!at_end(lx) && !strchr(" \t\r\n,]#", *lx->p)) lx->p++;
-    size_t n = (size_t)(lx->p - s);
-    char tok[128];
-    if (n == 0) return lex_error(lx, "missing value");
-    if (n >= sizeof tok) return lex_error(lx, "value too long");
-    memcpy(tok, s, n);
-    tok[n] = 0;
-    if (!strcmp(tok, "true") || !strcmp(tok, "false")) {
-        v->t = V_BOOL;
-        v->b = tok[0] == 't';
-        return CZK_OK;
-    }
-    /* numbers: digits with single _ between digits, optional sign */
-    char clean[128];
-    size_t k = 0;
-    bool is_float = false, ok = true;
-    for (size_t i = 0; i < n; i++) {
-        char ch = tok[i];
-        if (ch == '_') {
-            if (i == 0 || i + 1 == n || !isdigit((unsigned char)tok[i - 1]) || !isdigit((unsigned char)tok[i + 1]))
-                ok = false;
-            continue;
-        }
-        if (ch == '.' || ch == 'e' || ch == 'E') is_float = true;
-        else if (!isdigit((unsigned char)ch) && !((ch == '+' || ch == '-') && (i == 0 || tok[i - 1] == 'e' ||
-                                                                              tok[i - 1] == 'E')))
-            ok = false;
-        clean[k++] = ch;
-    }
-    clean[k] = 0;
-    if (ok && k) {
-        char *end;
-        errno = 0;
-        if (is_float) {
-            double f = strtod(clean, &end);
-            if (!*end && !errno && isfinite(f)) {
-                v->t = V_FLOAT;
-                v->f = f;
-                return CZK_OK;
-            }
-        } else {
-            const char *digits = clean + (clean[0] == '+' || clean[0] == '-');
-            if (digits[0] == '0' && digits[1]) return lex_error(lx, "leading zeros in '%s'", tok);
-            long long i = strtoll(clean, &end, 10);
-            if (!*end && !errno) {
-                v->t = V_INT;
-                v->i = i;
-                return CZK_OK;
-            }
-            if (errno == ERANGE) return lex_error(lx, "integer '%s' out of range", tok);
-        }
-    }
-    return lex_error(lx, "'%s' is not a value (strings need quotes: \"%s\")", tok, tok);
-}
-
-/* A bare or quoted key, dotted parts joined with '.'. */
-static czk_err lex_key(lexer *lx, char *out, size_t cap) {
-    size_t n = 0;
-    for (;;) {
-        skip_ws(lx);
-        const char *s;
-        size_t len;
-        char *quoted = NULL;
-        if (peek(lx) == '"' || peek(lx) == '\'') {
-            czk_err e = lex_string(lx, &quoted);
-            if (e != CZK_OK) return e;
-            s = quoted;
-            len = strlen(quoted);
-        } else {
-            s = lx->p;
-            while (!at_end(lx) && bare_char(*lx->p)) lx->p++;
-            len = (size_t)(lx->p - s);
-            if (!len) return lex_error(lx, at_end(lx) || *lx->p == '\n' ? "missing key" : "bad character '%c' in a key",
-                                       at_end(lx) ? ' ' : *lx->p);
-        }
-        if (n + len + 2 > cap) {
-            free(quoted);
-            return lex_error(lx, "key too long");
-        }
-        if (n) out[n++] = '.';
-        memcpy(out + n, s, len);
-        n += len;
-        out[n] = 0;
-        free(quoted);
-        skip_ws(lx);
-        if (peek(lx) != '.') return CZK_OK;
-        lx->p++;
-    }
-}
-
 /* ---- keys ------------------------------------------------------------------------------ */
 
 typedef struct {
     const char *key;
-    czk_err (*apply)(czk_daemon_config *c, const tval *v, char *why, size_t wl);
+    czk_err (*apply)(czk_daemon_config *c, const czk_toml_value *v, char *why, size_t wl);
 } key_handler;
 
-static czk_err want(const tval *v, vtype t, char *why, size_t wl) {
+static czk_err want(const czk_toml_value *v, czk_toml_type t, char *why, size_t wl) {
     if (v->t == t) return CZK_OK;
-    set_msg(why, wl, "expected %s, got %s", vtype_name(t), vtype_name(v->t));
+    set_msg(why, wl, "expected %s, got %s", czk_toml_type_name(t), czk_toml_type_name(v->t));
     return CZK_ERR_INVALID_ARGUMENT;
 }
 
-static czk_err copy_str(char *dst, size_t cap, const tval *v, bool allow_empty, char *why, size_t wl) {
-    czk_err e = want(v, V_STRING, why, wl);
+static czk_err copy_str(char *dst, size_t cap, const czk_toml_value *v, bool allow_empty, char *why, size_t wl) {
+    czk_err e = want(v, CZK_TOML_STRING, why, wl);
     if (e) return e;
     if (!allow_empty && !v->s[0]) {
         set_msg(why, wl, "must not be empty");
@@ -460,8 +155,8 @@ static czk_err copy_str(char *dst, size_t cap, const tval *v, bool allow_empty, 
     return CZK_OK;
 }
 
-static czk_err int_in(const tval *v, long long lo, long long hi, long long *out, char *why, size_t wl) {
-    czk_err e = want(v, V_INT, why, wl);
+static czk_err int_in(const czk_toml_value *v, long long lo, long long hi, long long *out, char *why, size_t wl) {
+    czk_err e = want(v, CZK_TOML_INT, why, wl);
     if (e) return e;
     if (v->i < lo || v->i > hi) {
         set_msg(why, wl, "must be in [%lld, %lld], not %lld", lo, hi, v->i);
@@ -472,8 +167,8 @@ static czk_err int_in(const tval *v, long long lo, long long hi, long long *out,
 }
 
 /* A size: a string ("64GiB") or an integer of bytes. */
-static czk_err size_of(const tval *v, size_t *out, char *why, size_t wl) {
-    if (v->t == V_INT) {
+static czk_err size_of(const czk_toml_value *v, size_t *out, char *why, size_t wl) {
+    if (v->t == CZK_TOML_INT) {
         if (v->i <= 0) {
             set_msg(why, wl, "must be positive, not %lld", v->i);
             return CZK_ERR_INVALID_ARGUMENT;
@@ -481,34 +176,34 @@ static czk_err size_of(const tval *v, size_t *out, char *why, size_t wl) {
         *out = (size_t)v->i;
         return CZK_OK;
     }
-    if (v->t != V_STRING) {
-        set_msg(why, wl, "expected a size such as \"64GiB\", got %s", vtype_name(v->t));
+    if (v->t != CZK_TOML_STRING) {
+        set_msg(why, wl, "expected a size such as \"64GiB\", got %s", czk_toml_type_name(v->t));
         return CZK_ERR_INVALID_ARGUMENT;
     }
     return czk_parse_size(v->s, out, why, wl);
 }
 
-static czk_err k_listen(czk_daemon_config *c, const tval *v, char *why, size_t wl) {
+static czk_err k_listen(czk_daemon_config *c, const czk_toml_value *v, char *why, size_t wl) {
     return copy_str(c->listen, sizeof c->listen, v, false, why, wl);
 }
-static czk_err k_status_listen(czk_daemon_config *c, const tval *v, char *why, size_t wl) {
+static czk_err k_status_listen(czk_daemon_config *c, const czk_toml_value *v, char *why, size_t wl) {
     return copy_str(c->status_listen, sizeof c->status_listen, v, true, why, wl);
 }
-static czk_err k_state_dir(czk_daemon_config *c, const tval *v, char *why, size_t wl) {
+static czk_err k_state_dir(czk_daemon_config *c, const czk_toml_value *v, char *why, size_t wl) {
     return copy_str(c->state_dir, sizeof c->state_dir, v, false, why, wl);
 }
-static czk_err k_param_cache(czk_daemon_config *c, const tval *v, char *why, size_t wl) {
+static czk_err k_param_cache(czk_daemon_config *c, const czk_toml_value *v, char *why, size_t wl) {
     return copy_str(c->param_cache, sizeof c->param_cache, v, false, why, wl);
 }
-static czk_err k_queue_limit(czk_daemon_config *c, const tval *v, char *why, size_t wl) {
+static czk_err k_queue_limit(czk_daemon_config *c, const czk_toml_value *v, char *why, size_t wl) {
     long long x;
     czk_err e = int_in(v, 1, 1000000, &x, why, wl);
     if (!e) c->queue_limit = (size_t)x;
     return e;
 }
-static czk_err k_retention(czk_daemon_config *c, const tval *v, char *why, size_t wl) {
+static czk_err k_retention(czk_daemon_config *c, const czk_toml_value *v, char *why, size_t wl) {
     long ms;
-    if (v->t == V_INT) {
+    if (v->t == CZK_TOML_INT) {
         if (v->i <= 0 || v->i > 100LL * 365 * 86400) {
             set_msg(why, wl, "must be a positive number of seconds");
             return CZK_ERR_INVALID_ARGUMENT;
@@ -516,7 +211,7 @@ static czk_err k_retention(czk_daemon_config *c, const tval *v, char *why, size_
         c->result_keep_ms = (long)v->i * 1000;
         return CZK_OK;
     }
-    czk_err e = want(v, V_STRING, why, wl);
+    czk_err e = want(v, CZK_TOML_STRING, why, wl);
     if (!e) e = czk_parse_duration_ms(v->s, &ms, why, wl);
     if (!e && ms <= 0) {
         set_msg(why, wl, "must be positive");
@@ -525,7 +220,7 @@ static czk_err k_retention(czk_daemon_config *c, const tval *v, char *why, size_
     if (!e) c->result_keep_ms = ms;
     return e;
 }
-static czk_err k_max_msg(czk_daemon_config *c, const tval *v, char *why, size_t wl) {
+static czk_err k_max_msg(czk_daemon_config *c, const czk_toml_value *v, char *why, size_t wl) {
     size_t n;
     czk_err e = size_of(v, &n, why, wl);
     if (!e && (n < 4096 || n > ((size_t)2 << 30) - 1)) {
@@ -535,25 +230,25 @@ static czk_err k_max_msg(czk_daemon_config *c, const tval *v, char *why, size_t 
     if (!e) c->max_message_bytes = n;
     return e;
 }
-static czk_err k_total_budget(czk_daemon_config *c, const tval *v, char *why, size_t wl) {
-    if (v->t == V_STRING && !strcasecmp(v->s, "auto")) {
+static czk_err k_total_budget(czk_daemon_config *c, const czk_toml_value *v, char *why, size_t wl) {
+    if (v->t == CZK_TOML_STRING && !strcasecmp(v->s, "auto")) {
         c->total_budget = 0;
         return CZK_OK;
     }
     return size_of(v, &c->total_budget, why, wl);
 }
-static czk_err k_safety_margin(czk_daemon_config *c, const tval *v, char *why, size_t wl) {
+static czk_err k_safety_margin(czk_daemon_config *c, const czk_toml_value *v, char *why, size_t wl) {
     return size_of(v, &c->safety_margin, why, wl);
 }
-static czk_err k_devices(czk_daemon_config *c, const tval *v, char *why, size_t wl) {
-    czk_err e = want(v, V_ARRAY, why, wl);
+static czk_err k_devices(czk_daemon_config *c, const czk_toml_value *v, char *why, size_t wl) {
+    czk_err e = want(v, CZK_TOML_ARRAY, why, wl);
     if (e) return e;
     if (v->n > CZK_DAEMON_MAX_DEVICES) {
         set_msg(why, wl, "at most %d devices", CZK_DAEMON_MAX_DEVICES);
         return CZK_ERR_INVALID_ARGUMENT;
     }
     for (size_t i = 0; i < v->n; i++) {
-        if (v->items[i].t != V_INT || v->items[i].i < 0 || v->items[i].i > 1023) {
+        if (v->items[i].t != CZK_TOML_INT || v->items[i].i < 0 || v->items[i].i > 1023) {
             set_msg(why, wl, "element %zu: expected a GPU ordinal (an integer >= 0)", i);
             return CZK_ERR_INVALID_ARGUMENT;
         }
@@ -567,26 +262,26 @@ static czk_err k_devices(czk_daemon_config *c, const tval *v, char *why, size_t 
     c->n_devices = v->n;
     return CZK_OK;
 }
-static czk_err k_gw(czk_daemon_config *c, const tval *v, char *why, size_t wl) {
+static czk_err k_gw(czk_daemon_config *c, const czk_toml_value *v, char *why, size_t wl) {
     long long x;
     czk_err e = int_in(v, 1, 64, &x, why, wl);
     if (!e) c->gpu_workers_per_device = (int)x;
     return e;
 }
-static czk_err k_pw(czk_daemon_config *c, const tval *v, char *why, size_t wl) {
+static czk_err k_pw(czk_daemon_config *c, const czk_toml_value *v, char *why, size_t wl) {
     long long x;
     czk_err e = int_in(v, 1, 256, &x, why, wl);
     if (!e) c->partition_workers = (int)x;
     return e;
 }
-static czk_err k_threads(czk_daemon_config *c, const tval *v, char *why, size_t wl) {
+static czk_err k_threads(czk_daemon_config *c, const czk_toml_value *v, char *why, size_t wl) {
     long long x;
     czk_err e = int_in(v, 0, 4096, &x, why, wl);
     if (!e) c->synthesis_threads = (int)x;
     return e;
 }
-static czk_err k_level(czk_daemon_config *c, const tval *v, char *why, size_t wl) {
-    czk_err e = want(v, V_STRING, why, wl);
+static czk_err k_level(czk_daemon_config *c, const czk_toml_value *v, char *why, size_t wl) {
+    czk_err e = want(v, CZK_TOML_STRING, why, wl);
     return e ? e : czk_log_level_parse(&c->log_level, v->s, why, wl);
 }
 
@@ -656,13 +351,13 @@ static void keyset_free(keyset *ks) {
     free(ks->keys);
 }
 
-static czk_err apply_key(czk_daemon_config *c, lexer *lx, const tval *v) {
+static czk_err apply_key(czk_daemon_config *c, czk_toml_lexer *lx, const czk_toml_value *v) {
     for (size_t i = 0; i < sizeof KEYS / sizeof KEYS[0]; i++) {
         if (strcmp(KEYS[i].key, lx->key)) continue;
         char why[384] = "";
         czk_err e = KEYS[i].apply(c, v, why, sizeof why);
         if (e != CZK_OK) {
-            lex_error(lx, "%s", why);
+            czk_toml_error(lx, "%s", why);
             return CZK_ERR_INVALID_ARGUMENT;
         }
         return CZK_OK;
@@ -672,78 +367,79 @@ static czk_err apply_key(czk_daemon_config *c, lexer *lx, const tval *v) {
             add_warning(c, "%s:%d: %s is a cuzk setting that czk does not use; ignored", lx->name, lx->line, lx->key);
             return CZK_OK;
         }
-    lex_error(lx, "unknown key");
+    czk_toml_error(lx, "unknown key");
     return CZK_ERR_INVALID_ARGUMENT;
 }
 
 czk_err czk_daemon_config_parse(czk_daemon_config *c, const char *text, size_t len, const char *name, char *msg,
                                 size_t msglen) {
-    lexer lx = {.p = text, .end = text + len, .line = 1, .name = name ? name : "config", .msg = msg, .msglen = msglen};
+    czk_toml_lexer lx = {
+        .p = text, .end = text + len, .line = 1, .name = name ? name : "config", .msg = msg, .msglen = msglen};
     char table[128] = "";
     keyset seen = {0}, tables = {0};
     czk_err e = CZK_OK;
     if (memchr(text, 0, len)) {
         lx.line = 1;
         for (const char *q = text; q < text + len && *q; q++) lx.line += *q == '\n';
-        e = lex_error(&lx, "NUL byte in the file");
+        e = czk_toml_error(&lx, "NUL byte in the file");
         goto out;
     }
     for (;;) {
-        skip_ws_nl(&lx);
-        if (at_end(&lx)) break;
+        czk_toml_skip_ws_nl(&lx);
+        if (czk_toml_at_end(&lx)) break;
         lx.key[0] = 0;
         if (*lx.p == '[') {
             lx.p++;
-            if (peek(&lx) == '[') {
-                e = lex_error(&lx, "arrays of tables ([[...]]) are not supported");
+            if (czk_toml_peek(&lx) == '[') {
+                e = czk_toml_error(&lx, "arrays of tables ([[...]]) are not supported");
                 goto out;
             }
             char t[128];
-            if ((e = lex_key(&lx, t, sizeof t)) != CZK_OK) goto out;
-            skip_ws(&lx);
-            if (peek(&lx) != ']') {
-                e = lex_error(&lx, "expected ']' after the table name");
+            if ((e = czk_toml_lex_key(&lx, t, sizeof t)) != CZK_OK) goto out;
+            czk_toml_skip_ws(&lx);
+            if (czk_toml_peek(&lx) != ']') {
+                e = czk_toml_error(&lx, "expected ']' after the table name");
                 goto out;
             }
             lx.p++;
             if (!keyset_add(&tables, t)) {
-                e = lex_error(&lx, "table [%s] appears twice", t);
+                e = czk_toml_error(&lx, "table [%s] appears twice", t);
                 goto out;
             }
             snprintf(table, sizeof table, "%s", t);
-            if ((e = end_of_line(&lx)) != CZK_OK) goto out;
+            if ((e = czk_toml_end_of_line(&lx)) != CZK_OK) goto out;
             continue;
         }
         char k[128];
-        if ((e = lex_key(&lx, k, sizeof k)) != CZK_OK) goto out;
+        if ((e = czk_toml_lex_key(&lx, k, sizeof k)) != CZK_OK) goto out;
         if (table[0]) snprintf(lx.key, sizeof lx.key, "%s.%s", table, k);
         else snprintf(lx.key, sizeof lx.key, "%s", k);
-        skip_ws(&lx);
-        if (peek(&lx) != '=') {
-            e = lex_error(&lx, "expected '=' after the key");
+        czk_toml_skip_ws(&lx);
+        if (czk_toml_peek(&lx) != '=') {
+            e = czk_toml_error(&lx, "expected '=' after the key");
             goto out;
         }
         lx.p++;
-        skip_ws(&lx);
+        czk_toml_skip_ws(&lx);
         int line = lx.line;
-        tval v;
+        czk_toml_value v;
         memset(&v, 0, sizeof v);
-        if ((e = lex_value(&lx, &v, 0)) != CZK_OK) {
-            tval_free(&v);
+        if ((e = czk_toml_lex_value(&lx, &v)) != CZK_OK) {
+            czk_toml_value_free(&v);
             goto out;
         }
         int end_line = lx.line;
         lx.line = line; /* messages about the key name the line where it starts */
         if (!keyset_add(&seen, lx.key)) {
-            tval_free(&v);
-            e = lex_error(&lx, "set twice");
+            czk_toml_value_free(&v);
+            e = czk_toml_error(&lx, "set twice");
             goto out;
         }
         e = apply_key(c, &lx, &v);
-        tval_free(&v);
+        czk_toml_value_free(&v);
         if (e != CZK_OK) goto out;
         lx.line = end_line;
-        if ((e = end_of_line(&lx)) != CZK_OK) goto out;
+        if ((e = czk_toml_end_of_line(&lx)) != CZK_OK) goto out;
         lx.key[0] = 0;
     }
 out:
