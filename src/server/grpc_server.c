@@ -6,9 +6,8 @@
  * handler is busy, so that blocking AwaitProof/Prove calls never hold up
  * other calls. A handler runs the call synchronously: receive the request,
  * arm RECV_CLOSE_ON_SERVER (to learn of a client that went away), decode and
- * validate, call the service, send the response and status. Waits for a job
- * are cut into slices of AWAIT_SLICE_MS so that a stopping server and a
- * cancelled call are noticed. */
+ * validate (grpc_codec.c), run the method on the service (grpc_handlers.c),
+ * send the response and status. */
 #include "czk/grpc_server.h"
 
 #include <errno.h>
@@ -31,60 +30,19 @@
 
 #include "czk/gpu.h"
 #include "czk/log.h"
+#include "grpc_call.h"
 #include "grpc_internal.h"
 
 #define ACCEPT_DEPTH 8
 #define MIN_HANDLERS 4
 #define MAX_HANDLERS 1024
-#define AWAIT_SLICE_MS 200
 #define STOP_GRACE_MS 5000
-#define MSG 1024
-
-#define TAG_RECV ((void *)(intptr_t)1)
-#define TAG_CLOSE ((void *)(intptr_t)2)
-#define TAG_SEND ((void *)(intptr_t)3)
-#define TAG_POLL ((void *)(intptr_t)4) /* never posted: wait_tag polls only */
-
-typedef struct call_ctx {
-    struct czk_grpc_server *srv;
-    grpc_call *call;
-    grpc_call_details details;
-    grpc_metadata_array md;
-    grpc_completion_queue *cq;
-    grpc_byte_buffer *payload;
-    int cancelled;     /* RECV_CLOSE_ON_SERVER's result */
-    grpc_status_code status; /* what finish sent */
-    char status_msg[256];    /* its message (shortened) */
-    bool close_armed, close_done;
-    struct call_ctx *next;
-} call_ctx;
-
-struct czk_grpc_server {
-    czk_service *svc;
-    grpc_server *server;
-    grpc_completion_queue *acq;
-    int port;
-    size_t max_msg;
-    atomic_bool stopping;
-    pthread_t acceptor;
-    bool acceptor_started;
-    int shutdown_tag; /* its address is the tag */
-    int n_requested;  /* request_call notifications outstanding (acceptor only) */
-
-    pthread_mutex_t mu;
-    pthread_cond_t cv_work, cv_done;
-    call_ctx *head, *tail;
-    size_t qlen, idle, active; /* queued calls, idle handlers, calls queued or running */
-    bool quit;
-    pthread_t *threads;
-    size_t n_threads, cap_threads;
-};
 
 /* ---- completion queue helpers ------------------------------------------------------- */
 
 /* Pumps the call's queue until `tag` completes (returns its success, 0 or 1)
  * or the deadline passes (-1). RECV_CLOSE's completion is recorded on the way. */
-static int wait_tag(call_ctx *c, void *tag, gpr_timespec deadline) {
+int czk_grpc_call_wait(call_ctx *c, void *tag, gpr_timespec deadline) {
     for (;;) {
         grpc_event ev = grpc_completion_queue_next(c->cq, deadline, NULL);
         if (ev.type == GRPC_QUEUE_TIMEOUT) return -1;
@@ -129,7 +87,7 @@ static void ctx_free(call_ctx *c) {
 
 /* Sends the response (when code is OK) and the status, and waits until the
  * call is closed. */
-static void finish(call_ctx *c, grpc_status_code code, const char *details, const ProtobufCMessage *resp) {
+void czk_grpc_call_finish(call_ctx *c, grpc_status_code code, const char *details, const ProtobufCMessage *resp) {
     char why[256];
     grpc_byte_buffer *bb = NULL;
     if (code == GRPC_STATUS_OK && resp) {
@@ -170,313 +128,10 @@ static void finish(call_ctx *c, grpc_status_code code, const char *details, cons
     ops[n].data.send_status_from_server.status_details = &status_details;
     n++;
     if (grpc_call_start_batch(c->call, ops, n, TAG_SEND, NULL) == GRPC_CALL_OK)
-        wait_tag(c, TAG_SEND, gpr_inf_future(GPR_CLOCK_MONOTONIC));
-    if (c->close_armed && !c->close_done) wait_tag(c, TAG_CLOSE, gpr_inf_future(GPR_CLOCK_MONOTONIC));
+        czk_grpc_call_wait(c, TAG_SEND, gpr_inf_future(GPR_CLOCK_MONOTONIC));
+    if (c->close_armed && !c->close_done) czk_grpc_call_wait(c, TAG_CLOSE, gpr_inf_future(GPR_CLOCK_MONOTONIC));
     grpc_slice_unref(status_details);
     if (bb) grpc_byte_buffer_destroy(bb);
-}
-
-/* ---- handlers ---------------------------------------------------------------------- */
-
-/* Client gone (cancelled, deadline passed) or server stopping? Polls the
- * call's queue without blocking. */
-static grpc_status_code interrupted(call_ctx *c, char *msg, size_t msglen) {
-    if (atomic_load(&c->srv->stopping)) {
-        snprintf(msg, msglen, "the server is shutting down");
-        return GRPC_STATUS_UNAVAILABLE;
-    }
-    if (!c->close_done) wait_tag(c, TAG_POLL, gpr_time_0(GPR_CLOCK_MONOTONIC));
-    if (c->close_done) {
-        snprintf(msg, msglen, "the call was cancelled by the client");
-        return GRPC_STATUS_CANCELLED;
-    }
-    return GRPC_STATUS_OK;
-}
-
-/* Waits for a job in slices. GRPC_STATUS_OK with *timed_out when the job did
- * not end within timeout_ms (< 0: no limit); otherwise the job ended (res). */
-static grpc_status_code await_job(call_ctx *c, uint64_t job_id, long timeout_ms, czk_service_result *res,
-                                  bool *timed_out, char *msg, size_t msglen) {
-    struct timespec t0;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    *timed_out = false;
-    for (;;) {
-        grpc_status_code st = interrupted(c, msg, msglen);
-        if (st != GRPC_STATUS_OK) return st;
-        long slice = AWAIT_SLICE_MS;
-        if (timeout_ms >= 0) {
-            struct timespec t;
-            clock_gettime(CLOCK_MONOTONIC, &t);
-            long spent = (long)(t.tv_sec - t0.tv_sec) * 1000 + (long)(t.tv_nsec - t0.tv_nsec) / 1000000;
-            long left = timeout_ms - spent;
-            if (left < 0) left = 0;
-            if (left < slice) slice = left;
-        }
-        czk_service_result_free(res);
-        memset(res, 0, sizeof *res);
-        msg[0] = 0;
-        czk_err e = czk_service_await(c->srv->svc, job_id, slice, res, msg, msglen);
-        if (e == CZK_ERR_TIMEOUT) {
-            if (timeout_ms >= 0 && slice < AWAIT_SLICE_MS) {
-                *timed_out = true;
-                return GRPC_STATUS_OK;
-            }
-            continue;
-        }
-        if (e != CZK_OK) {
-            if (!msg[0]) snprintf(msg, msglen, "job %llu: %s", (unsigned long long)job_id, czk_err_str(e));
-            return czk_grpc_status_for(e, CZK_GRPC_AWAIT);
-        }
-        return GRPC_STATUS_OK;
-    }
-}
-
-/* Fills an AwaitProofResponse (pointers into res and the caller's arrays). */
-static void await_response(Cuzk__V1__AwaitProofResponse *r, char job_id[24], uint64_t id, const czk_service_result *res,
-                           bool timed_out, ProtobufCBinaryData *pubs) {
-    czk_grpc_job_id_format(job_id, id);
-    r->job_id = job_id;
-    if (timed_out) {
-        r->status = CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__TIMEOUT;
-        return;
-    }
-    switch (res->state) {
-    case CZK_SERVICE_JOB_DONE: r->status = CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__COMPLETED; break;
-    case CZK_SERVICE_JOB_FAILED: r->status = CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__FAILED; break;
-    case CZK_SERVICE_JOB_CANCELLED: r->status = CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__CANCELLED; break;
-    default: r->status = CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__UNKNOWN; break;
-    }
-    if (res->state != CZK_SERVICE_JOB_DONE) r->error_message = (char *)res->message;
-    if (res->state == CZK_SERVICE_JOB_DONE) {
-        r->proof.data = res->proof;
-        r->proof.len = res->proof_len;
-        for (size_t i = 0; i < res->n_public; i++) {
-            pubs[i].data = res->public_inputs + 32 * i;
-            pubs[i].len = 32;
-        }
-        r->n_public_inputs = res->n_public;
-        r->public_inputs = pubs;
-    }
-    r->queue_wait_ms = res->queue_wait_ms;
-    r->srs_load_ms = res->srs_load_ms;
-    r->synthesis_ms = res->synthesis_ms;
-    r->gpu_compute_ms = res->gpu_ms;
-    r->total_ms = res->total_ms;
-}
-
-static grpc_status_code submit(call_ctx *c, const czk_grpc_request *rq, uint64_t *job_id, uint32_t *qpos, char *msg,
-                               size_t msglen) {
-    czk_err e = czk_service_submit(c->srv->svc, &rq->submit, job_id, qpos, msg, msglen);
-    if (e == CZK_OK) return GRPC_STATUS_OK;
-    if (!msg[0]) snprintf(msg, msglen, "submit: %s", czk_err_str(e));
-    return czk_grpc_status_for(e, rq->method);
-}
-
-static void handle_submit(call_ctx *c, const czk_grpc_request *rq) {
-    char msg[MSG] = "", id[24];
-    uint64_t job_id = 0;
-    uint32_t qpos = 0;
-    grpc_status_code st = submit(c, rq, &job_id, &qpos, msg, sizeof msg);
-    Cuzk__V1__SubmitProofResponse r = CUZK__V1__SUBMIT_PROOF_RESPONSE__INIT;
-    czk_grpc_job_id_format(id, job_id);
-    r.job_id = id;
-    r.queue_position = qpos;
-    finish(c, st, msg, &r.base);
-}
-
-static void handle_await(call_ctx *c, const czk_grpc_request *rq) {
-    char msg[MSG] = "", id[24];
-    czk_service_result res;
-    memset(&res, 0, sizeof res);
-    bool timed_out;
-    grpc_status_code st = await_job(c, rq->job_id, rq->timeout_ms, &res, &timed_out, msg, sizeof msg);
-    Cuzk__V1__AwaitProofResponse r = CUZK__V1__AWAIT_PROOF_RESPONSE__INIT;
-    ProtobufCBinaryData *pubs = NULL;
-    if (st == GRPC_STATUS_OK) {
-        pubs = calloc(res.n_public ? res.n_public : 1, sizeof *pubs);
-        if (!pubs) {
-            st = GRPC_STATUS_RESOURCE_EXHAUSTED;
-            snprintf(msg, sizeof msg, "out of memory");
-        } else {
-            await_response(&r, id, rq->job_id, &res, timed_out, pubs);
-        }
-    }
-    finish(c, st, msg, &r.base);
-    free(pubs);
-    czk_service_result_free(&res);
-}
-
-static void handle_prove(call_ctx *c, const czk_grpc_request *rq) {
-    char msg[MSG] = "", id[24];
-    uint64_t job_id = 0;
-    uint32_t qpos = 0;
-    czk_service_result res;
-    memset(&res, 0, sizeof res);
-    bool timed_out = false;
-    ProtobufCBinaryData *pubs = NULL;
-    Cuzk__V1__AwaitProofResponse ar = CUZK__V1__AWAIT_PROOF_RESPONSE__INIT;
-    Cuzk__V1__ProveResponse r = CUZK__V1__PROVE_RESPONSE__INIT;
-    grpc_status_code st = submit(c, rq, &job_id, &qpos, msg, sizeof msg);
-    if (st == GRPC_STATUS_OK) st = await_job(c, job_id, -1, &res, &timed_out, msg, sizeof msg);
-    if (st == GRPC_STATUS_OK) {
-        pubs = calloc(res.n_public ? res.n_public : 1, sizeof *pubs);
-        if (!pubs) {
-            st = GRPC_STATUS_RESOURCE_EXHAUSTED;
-            snprintf(msg, sizeof msg, "out of memory");
-        } else {
-            await_response(&ar, id, job_id, &res, timed_out, pubs);
-            r.result = &ar;
-        }
-    }
-    finish(c, st, msg, &r.base);
-    free(pubs);
-    czk_service_result_free(&res);
-}
-
-static void handle_cancel(call_ctx *c, const czk_grpc_request *rq) {
-    char msg[MSG] = "";
-    bool was_running = false;
-    czk_err e = czk_service_cancel(c->srv->svc, rq->job_id, &was_running, msg, sizeof msg);
-    if (e != CZK_OK && !msg[0])
-        snprintf(msg, sizeof msg, "job %llu: %s", (unsigned long long)rq->job_id, czk_err_str(e));
-    Cuzk__V1__CancelProofResponse r = CUZK__V1__CANCEL_PROOF_RESPONSE__INIT;
-    r.was_running = was_running;
-    finish(c, czk_grpc_status_for(e, CZK_GRPC_CANCEL), msg, &r.base);
-}
-
-static void handle_status(call_ctx *c) {
-    czk_service_status st;
-    memset(&st, 0, sizeof st);
-    czk_err e = czk_service_status_get(c->srv->svc, &st);
-    if (e != CZK_OK) {
-        finish(c, czk_grpc_status_for(e, CZK_GRPC_STATUS), czk_err_str(e), NULL);
-        return;
-    }
-    char *json = czk_service_status_json(c->srv->svc);
-    int ngpu = czk_gpu_count();
-    if (ngpu < 0) ngpu = 0;
-    if (ngpu > 64) ngpu = 64;
-    Cuzk__V1__GPUStatus gpus[64], *gpu_ptrs[64];
-    char gpu_names[64][16];
-    for (int i = 0; i < ngpu; i++) {
-        cuzk__v1__gpustatus__init(&gpus[i]);
-        gpus[i].ordinal = (uint32_t)i;
-        snprintf(gpu_names[i], sizeof gpu_names[i], "cuda:%d", i);
-        gpus[i].name = gpu_names[i];
-        size_t fb = 0, tb = 0;
-        char m[128];
-        if (czk_gpu_mem_info(i, &fb, &tb, m, sizeof m) == CZK_OK) {
-            gpus[i].vram_total_bytes = tb;
-            gpus[i].vram_free_bytes = fb;
-        }
-        gpu_ptrs[i] = &gpus[i];
-    }
-    Cuzk__V1__SRSStatus *srs = calloc(st.n_srs ? st.n_srs : 1, sizeof *srs);
-    Cuzk__V1__SRSStatus **srs_ptrs = calloc(st.n_srs ? st.n_srs : 1, sizeof *srs_ptrs);
-    if (!srs || !srs_ptrs) {
-        free(srs);
-        free(srs_ptrs);
-        free(json);
-        czk_service_status_free(&st);
-        finish(c, GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory", NULL);
-        return;
-    }
-    for (size_t i = 0; i < st.n_srs; i++) {
-        cuzk__v1__srsstatus__init(&srs[i]);
-        srs[i].circuit_id = st.srs[i].circuit_id;
-        srs[i].tier = CUZK__V1__SRSSTATUS__TIER__HOT;
-        srs[i].size_bytes = st.srs[i].size_bytes;
-        srs[i].ref_count = st.srs[i].ref_count;
-        srs_ptrs[i] = &srs[i];
-    }
-    /* a queue per circuit (resident or with unfinished jobs): jobs not started, jobs running */
-    size_t nq_cap = st.n_srs + st.n_jobs, nq = 0;
-    Cuzk__V1__QueueStatus *qs = calloc(nq_cap ? nq_cap : 1, sizeof *qs);
-    Cuzk__V1__QueueStatus **q_ptrs = calloc(nq_cap ? nq_cap : 1, sizeof *q_ptrs);
-    if (!qs || !q_ptrs) {
-        free(qs);
-        free(q_ptrs);
-        free(srs);
-        free(srs_ptrs);
-        free(json);
-        czk_service_status_free(&st);
-        finish(c, GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory", NULL);
-        return;
-    }
-    for (size_t i = 0; i < st.n_srs + st.n_jobs; i++) {
-        bool is_job = i >= st.n_srs;
-        const char *id = is_job ? st.jobs[i - st.n_srs].circuit_id : st.srs[i].circuit_id;
-        size_t k = 0;
-        while (k < nq && strcmp(qs[k].proof_kind, id) != 0) k++;
-        if (k == nq) {
-            cuzk__v1__queue_status__init(&qs[nq]);
-            qs[nq].proof_kind = (char *)id;
-            q_ptrs[nq] = &qs[nq];
-            nq++;
-        }
-        if (is_job) {
-            if (st.jobs[i - st.n_srs].status == CZK_JOB_QUEUED) qs[k].pending++;
-            else qs[k].in_progress++;
-        }
-    }
-
-    Cuzk__V1__GetStatusResponse r = CUZK__V1__GET_STATUS_RESPONSE__INIT;
-    r.n_gpus = (size_t)ngpu;
-    r.gpus = gpu_ptrs;
-    r.n_loaded_srs = st.n_srs;
-    r.loaded_srs = srs_ptrs;
-    r.n_queues = nq;
-    r.queues = q_ptrs;
-    r.total_proofs_completed = st.jobs_completed;
-    r.total_proofs_failed = st.jobs_failed;
-    r.uptime_seconds = st.uptime_s > 0 ? (uint64_t)st.uptime_s : 0;
-    /* cuzk's pinned-memory budget; czk's one memory budget is its counterpart */
-    r.pinned_memory_bytes = st.engine.budget_reserved;
-    r.pinned_memory_limit_bytes = st.engine.budget_total;
-    r.status_json = json ? json : (char *)"";
-    finish(c, GRPC_STATUS_OK, "", &r.base);
-    free(qs);
-    free(q_ptrs);
-    free(srs);
-    free(srs_ptrs);
-    free(json);
-    czk_service_status_free(&st);
-}
-
-static void handle_metrics(call_ctx *c) {
-    char *text = czk_service_metrics_text(c->srv->svc);
-    if (!text) {
-        finish(c, GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory", NULL);
-        return;
-    }
-    Cuzk__V1__GetMetricsResponse r = CUZK__V1__GET_METRICS_RESPONSE__INIT;
-    r.prometheus_text = text;
-    finish(c, GRPC_STATUS_OK, "", &r.base);
-    free(text);
-}
-
-static void handle_preload(call_ctx *c, const czk_grpc_request *rq) {
-    char msg[MSG] = "";
-    bool already = false;
-    uint64_t ms = 0;
-    czk_err e = czk_service_preload(c->srv->svc, rq->circuit_id, &already, &ms, msg, sizeof msg);
-    if (e != CZK_OK && !msg[0]) snprintf(msg, sizeof msg, "preload %s: %s", rq->circuit_id, czk_err_str(e));
-    Cuzk__V1__PreloadSrsResponse r = CUZK__V1__PRELOAD_SRS_RESPONSE__INIT;
-    r.already_loaded = already;
-    r.load_time_ms = ms;
-    finish(c, czk_grpc_status_for(e, CZK_GRPC_PRELOAD), msg, &r.base);
-}
-
-static void handle_evict(call_ctx *c, const czk_grpc_request *rq) {
-    char msg[MSG] = "";
-    bool was = false;
-    uint64_t freed = 0;
-    czk_err e = czk_service_evict(c->srv->svc, rq->circuit_id, &was, &freed, msg, sizeof msg);
-    if (e != CZK_OK && !msg[0]) snprintf(msg, sizeof msg, "evict %s: %s", rq->circuit_id, czk_err_str(e));
-    Cuzk__V1__EvictSrsResponse r = CUZK__V1__EVICT_SRS_RESPONSE__INIT;
-    r.was_loaded = was;
-    r.freed_bytes = freed;
-    finish(c, czk_grpc_status_for(e, CZK_GRPC_EVICT), msg, &r.base);
 }
 
 static void serve_call(call_ctx *c) {
@@ -485,7 +140,7 @@ static void serve_call(call_ctx *c) {
     op.op = GRPC_OP_RECV_MESSAGE;
     op.data.recv_message.recv_message = &c->payload;
     if (grpc_call_start_batch(c->call, &op, 1, TAG_RECV, NULL) != GRPC_CALL_OK) return;
-    int ok = wait_tag(c, TAG_RECV, gpr_inf_future(GPR_CLOCK_MONOTONIC));
+    int ok = czk_grpc_call_wait(c, TAG_RECV, gpr_inf_future(GPR_CLOCK_MONOTONIC));
     memset(&op, 0, sizeof op);
     op.op = GRPC_OP_RECV_CLOSE_ON_SERVER;
     op.data.recv_close_on_server.cancelled = &c->cancelled;
@@ -498,21 +153,21 @@ static void serve_call(call_ctx *c) {
     if (m < 0) {
         snprintf(msg, sizeof msg, "unknown method %.*s (this is cuzk.v1.ProvingEngine)",
                  (int)(path_len > 200 ? 200 : path_len), path);
-        finish(c, GRPC_STATUS_UNIMPLEMENTED, msg, NULL);
+        czk_grpc_call_finish(c, GRPC_STATUS_UNIMPLEMENTED, msg, NULL);
         return;
     }
     if (!ok || !c->payload) {
         /* the client cancelled, or a message over the size limit (the core has set the status) */
-        finish(c, GRPC_STATUS_INVALID_ARGUMENT, "no request message", NULL);
+        czk_grpc_call_finish(c, GRPC_STATUS_INVALID_ARGUMENT, "no request message", NULL);
         return;
     }
     if (atomic_load(&c->srv->stopping)) {
-        finish(c, GRPC_STATUS_UNAVAILABLE, "the server is shutting down", NULL);
+        czk_grpc_call_finish(c, GRPC_STATUS_UNAVAILABLE, "the server is shutting down", NULL);
         return;
     }
     grpc_byte_buffer_reader reader;
     if (!grpc_byte_buffer_reader_init(&reader, c->payload)) {
-        finish(c, GRPC_STATUS_INVALID_ARGUMENT, "the request message could not be read (compression?)", NULL);
+        czk_grpc_call_finish(c, GRPC_STATUS_INVALID_ARGUMENT, "the request message could not be read (compression?)", NULL);
         return;
     }
     grpc_slice body = grpc_byte_buffer_reader_readall(&reader);
@@ -523,20 +178,10 @@ static void serve_call(call_ctx *c) {
                                                   GRPC_SLICE_LENGTH(body), msg, sizeof msg);
     grpc_slice_unref(body);
     if (st != GRPC_STATUS_OK) {
-        finish(c, st, msg, NULL);
+        czk_grpc_call_finish(c, st, msg, NULL);
         return;
     }
-    switch ((czk_grpc_method)m) {
-    case CZK_GRPC_SUBMIT: handle_submit(c, &rq); break;
-    case CZK_GRPC_AWAIT: handle_await(c, &rq); break;
-    case CZK_GRPC_PROVE: handle_prove(c, &rq); break;
-    case CZK_GRPC_CANCEL: handle_cancel(c, &rq); break;
-    case CZK_GRPC_STATUS: handle_status(c); break;
-    case CZK_GRPC_METRICS: handle_metrics(c); break;
-    case CZK_GRPC_PRELOAD: handle_preload(c, &rq); break;
-    case CZK_GRPC_EVICT: handle_evict(c, &rq); break;
-    default: finish(c, GRPC_STATUS_UNIMPLEMENTED, "unknown method", NULL); break;
-    }
+    czk_grpc_dispatch(c, &rq);
     czk_grpc_request_free(&rq);
 }
 
