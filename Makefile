@@ -56,11 +56,11 @@ test-sanitize: | deps
 	cmake --build $(BUILD_SAN) -j $(JOBS)
 	cd $(BUILD_SAN) && CZK_TEST_SCALE=$${CZK_TEST_SCALE:-0.2} ctest --output-on-failure -j $(JOBS) -E 'fuzz_decoders|snarkjs_verify'
 
-# ThreadSanitizer over the multi-threaded modules
+# ThreadSanitizer over the multi-threaded modules (the service and its journal among them)
 test-tsan: | deps
 	cmake -S . -B $(BUILD_TSAN) $(GENERATOR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCZK_TSAN=ON -DCZK_CUDA=OFF $(CMAKE_ARGS)
 	cmake --build $(BUILD_TSAN) -j $(JOBS)
-	cd $(BUILD_TSAN) && CZK_TEST_SCALE=$${CZK_TEST_SCALE:-0.1} ctest --output-on-failure -j $(JOBS) -R 'pool|msm|ntt|poly|r1cs_eval|groth16|setup|fixed_base|test_io|engine|budget'
+	cd $(BUILD_TSAN) && CZK_TEST_SCALE=$${CZK_TEST_SCALE:-0.1} ctest --output-on-failure -j $(JOBS) -R 'pool|msm|ntt|poly|r1cs_eval|groth16|setup|fixed_base|test_io|engine|budget|test_service|test_journal'
 
 test: test-release test-sanitize test-tsan
 
