@@ -32,17 +32,6 @@ static bool parse_size(const char *s, size_t *out) {
     return *out > 0;
 }
 
-static size_t peak_rss_bytes(void) {
-    FILE *f = fopen("/proc/self/status", "r");
-    if (!f) return 0;
-    char line[256];
-    size_t kb = 0;
-    while (fgets(line, sizeof line, f))
-        if (!strncmp(line, "VmHWM:", 6)) kb = strtoull(line + 6, NULL, 10);
-    fclose(f);
-    return kb * 1024;
-}
-
 static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
@@ -216,7 +205,8 @@ int cmd_bench_pipeline(int argc, char **argv) {
     if (gpu_idle < 0) gpu_idle = 0;
     bool zero = true;
     for (int f = 0; f < CZK_FLIGHT__COUNT; f++) zero &= s.now[f] == 0;
-    size_t rss = peak_rss_bytes();
+    size_t rss_now, rss;
+    czk_mem_process_rss(&rss_now, &rss);
     size_t expected = (size_t)(jobs * parts);
     rc = verified == expected && !failed && zero ? CLI_OK : CLI_FAIL;
     if (json) {

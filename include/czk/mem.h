@@ -40,4 +40,8 @@ size_t czk_mem_high_water(czk_mem_tag tag);
 size_t czk_mem_buffers(czk_mem_tag tag);
 const char *czk_mem_tag_name(czk_mem_tag tag);
 
+/* The process's resident set now and at its peak (VmRSS and VmHWM of
+ * /proc/self/status), in bytes; 0 where the system does not say. */
+void czk_mem_process_rss(size_t *rss, size_t *peak);
+
 #endif

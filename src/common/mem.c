@@ -7,6 +7,7 @@
 #include "czk/mem.h"
 
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -118,4 +119,17 @@ size_t czk_mem_buffers(czk_mem_tag tag) { return tag < CZK_MEM__COUNT ? atomic_l
 const char *czk_mem_tag_name(czk_mem_tag tag) {
     static const char *names[CZK_MEM__COUNT] = {"synth", "abc", "aux", "pending", "srs", "r1cs"};
     return tag < CZK_MEM__COUNT ? names[tag] : "unknown";
+}
+
+void czk_mem_process_rss(size_t *rss, size_t *peak) {
+    *rss = *peak = 0;
+    FILE *f = fopen("/proc/self/status", "r");
+    if (!f) return;
+    char line[256];
+    while (fgets(line, sizeof line, f)) {
+        unsigned long long kb;
+        if (sscanf(line, "VmRSS: %llu kB", &kb) == 1) *rss = (size_t)kb * 1024;
+        if (sscanf(line, "VmHWM: %llu kB", &kb) == 1) *peak = (size_t)kb * 1024;
+    }
+    fclose(f);
 }

@@ -95,24 +95,7 @@ void czk_service_status_free(czk_service_status *st) {
     st->n_srs = st->n_jobs = 0;
 }
 
-
-
 static json_t *jint(uint64_t v) { return json_integer((json_int_t)v); }
-
-/* The process's resident set now and at its peak (VmRSS, VmHWM of
- * /proc/self/status), in bytes; 0 where unknown. */
-static void process_rss(uint64_t *rss, uint64_t *peak) {
-    *rss = *peak = 0;
-    FILE *f = fopen("/proc/self/status", "r");
-    if (!f) return;
-    char line[256];
-    while (fgets(line, sizeof line, f)) {
-        unsigned long long kb;
-        if (sscanf(line, "VmRSS: %llu kB", &kb) == 1) *rss = kb * 1024ull;
-        if (sscanf(line, "VmHWM: %llu kB", &kb) == 1) *peak = kb * 1024ull;
-    }
-    fclose(f);
-}
 
 static json_t *status_to_json(const czk_service_status *st) {
     const czk_engine_stats *e = &st->engine;
@@ -120,8 +103,8 @@ static json_t *status_to_json(const czk_service_status *st) {
     json_object_set_new(o, "uptime_s", json_real(st->uptime_s));
     json_object_set_new(o, "backend", json_string(st->backend));
     json_object_set_new(o, "queue_limit", jint(st->queue_limit));
-    uint64_t rss, rss_peak;
-    process_rss(&rss, &rss_peak);
+    size_t rss, rss_peak;
+    czk_mem_process_rss(&rss, &rss_peak);
     json_t *proc = json_object();
     json_object_set_new(proc, "rss_bytes", jint(rss));
     json_object_set_new(proc, "rss_peak_bytes", jint(rss_peak));
@@ -275,8 +258,8 @@ char *czk_service_metrics_text(czk_service *s) {
     sbuf b = {0};
     metric(&b, "czk_uptime_seconds", "gauge", "Seconds since the service opened.");
     sb_printf(&b, "czk_uptime_seconds %.3f\n", st.uptime_s);
-    uint64_t rss, rss_peak;
-    process_rss(&rss, &rss_peak);
+    size_t rss, rss_peak;
+    czk_mem_process_rss(&rss, &rss_peak);
     metric(&b, "czk_process_resident_bytes", "gauge", "Resident set of the daemon now and at its peak.");
     sb_printf(&b, "czk_process_resident_bytes{kind=\"now\"} %llu\n", (unsigned long long)rss);
     sb_printf(&b, "czk_process_resident_bytes{kind=\"peak\"} %llu\n", (unsigned long long)rss_peak);

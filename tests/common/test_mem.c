@@ -52,5 +52,13 @@ int main(void) {
     /* a copy to a smaller buffer briefly holds both */
     CHECK(czk_mem_high_water(CZK_MEM_SYNTH) >= 9u << 20 && czk_mem_high_water(CZK_MEM_SYNTH) <= (9u << 20) + 4096);
     CHECK(!strcmp(czk_mem_tag_name(CZK_MEM_ABC), "abc"));
+    /* the resident set: a 16 MiB buffer written in full is resident */
+    size_t rss, peak, big = (size_t)16 << 20;
+    uint8_t *b = czk_mem_alloc(big, CZK_MEM_AUX);
+    CHECK(b != NULL);
+    if (b) memset(b, 1, big);
+    czk_mem_process_rss(&rss, &peak);
+    CHECK_MSG(rss >= big && peak >= rss, "rss %zu, peak %zu with 16 MiB written", rss, peak);
+    czk_mem_free(b);
     return test_finish("test_mem");
 }
