@@ -41,7 +41,6 @@ typedef struct resident {
     const czk_params *params;
     czk_gpu_g1_bases *h, *l, *a, *b_g1;
     czk_gpu_g2_bases *b_g2;
-    size_t bytes;
     struct resident *next;
 } resident;
 
@@ -101,8 +100,6 @@ static czk_err resident_make(cuda_backend *cb, const czk_params *p, resident **o
         resident_free(r);
         return e;
     }
-    r->bytes = (p->n_h + p->n_l + p->n_a + p->n_b_g1) * sizeof(czk_g1_affine) +
-               (cb->cfg.g2 == CZK_G2_GPU ? p->n_b_g2 * sizeof(czk_g2_affine) : 0);
     *out = r;
     return CZK_OK;
 }
@@ -250,8 +247,7 @@ static czk_err device_work(cuda_backend *cb, cuda_pending *p, const czk_params *
                            const czk_domain *dom, char *msg, size_t msglen) {
     czk_err e = CZK_OK;
     czk_gpu_vec *hv = NULL, *win = NULL, *waux = NULL;
-    resident *res = NULL;
-    int keep = 1;
+    resident *res = NULL; /* NULL: the bases are streamed for each MSM */
     double t0 = now_s(), t1;
     for (res = cb->res; res && res->params != params; res = res->next) {}
     /* the bases stay resident only where a partition's working set still
@@ -260,12 +256,11 @@ static czk_err device_work(cuda_backend *cb, cuda_pending *p, const czk_params *
                    (cb->cfg.g2 == CZK_G2_GPU ? params->n_b_g2 * sizeof(czk_g2_affine) : 0);
     size_t work = 4 * dom->n * sizeof(czk_fr) + ((size_t)256 << 20);
     size_t cap = czk_gpu_mem_cap(cb->gpu), used = czk_gpu_mem_used(cb->gpu);
-    if (!res && (used > cap || cap - used < work || cap - used - work < bases)) keep = 0;
-    if (!res && keep) {
+    bool fits = used <= cap && cap - used >= work && cap - used - work >= bases;
+    if (!res && fits) {
         e = resident_make(cb, params, &res, msg, msglen);
         if (e == CZK_ERR_NO_MEMORY) {
-            keep = 0; /* bases per MSM: the device is too small to keep them */
-            res = NULL;
+            res = NULL; /* the device is too small to keep them after all */
             e = CZK_OK;
         } else if (e != CZK_OK) {
             return e;
@@ -282,7 +277,7 @@ static czk_err device_work(cuda_backend *cb, cuda_pending *p, const czk_params *
     e = czk_gpu_poly_h_staged(cb->gpu, dom, abc, asg->n_abc, cb->cfg.pool, &hv, free_host_abc, asg, msg, msglen);
     if (e != CZK_OK) goto out;
     double t2 = now_s();
-    e = msm1(cb, &p->sums.h, keep ? res->h : NULL, params->h, params->n_h, 0, czk_gpu_vec_ptr(hv), dom->n - 1,
+    e = msm1(cb, &p->sums.h, res ? res->h : NULL, params->h, params->n_h, 0, czk_gpu_vec_ptr(hv), dom->n - 1,
              NULL, msg, msglen);
     czk_gpu_vec_free(hv);
     hv = NULL;
@@ -303,19 +298,19 @@ static czk_err device_work(cuda_backend *cb, cuda_pending *p, const czk_params *
     size_t kb = czk_bitmap_count(asg->b_input_density);
     czk_g1 t;
     /* L */
-    e = msm1(cb, &p->sums.l, keep ? res->l : NULL, params->l, params->n_l, 0, daux, na, NULL, msg, msglen);
+    e = msm1(cb, &p->sums.l, res ? res->l : NULL, params->l, params->n_l, 0, daux, na, NULL, msg, msglen);
     /* A: inputs in full, then aux by the a density */
-    if (e == CZK_OK) e = msm1(cb, &p->sums.a, keep ? res->a : NULL, params->a, params->n_a, 0, din, ni, NULL, msg, msglen);
+    if (e == CZK_OK) e = msm1(cb, &p->sums.a, res ? res->a : NULL, params->a, params->n_a, 0, din, ni, NULL, msg, msglen);
     if (e == CZK_OK) {
-        e = msm1(cb, &t, keep ? res->a : NULL, params->a, params->n_a, ni, daux, na, asg->a_aux_density, msg, msglen);
+        e = msm1(cb, &t, res ? res->a : NULL, params->a, params->n_a, ni, daux, na, asg->a_aux_density, msg, msglen);
         if (e == CZK_OK) czk_g1_add(&p->sums.a, &p->sums.a, &t);
     }
     /* B in G1 by the b densities */
     if (e == CZK_OK)
-        e = msm1(cb, &p->sums.b_g1, keep ? res->b_g1 : NULL, params->b_g1, params->n_b_g1, 0, din, ni,
+        e = msm1(cb, &p->sums.b_g1, res ? res->b_g1 : NULL, params->b_g1, params->n_b_g1, 0, din, ni,
                  asg->b_input_density, msg, msglen);
     if (e == CZK_OK) {
-        e = msm1(cb, &t, keep ? res->b_g1 : NULL, params->b_g1, params->n_b_g1, kb, daux, na, asg->b_aux_density, msg,
+        e = msm1(cb, &t, res ? res->b_g1 : NULL, params->b_g1, params->n_b_g1, kb, daux, na, asg->b_aux_density, msg,
                  msglen);
         if (e == CZK_OK) czk_g1_add(&p->sums.b_g1, &p->sums.b_g1, &t);
     }
@@ -324,10 +319,10 @@ static czk_err device_work(cuda_backend *cb, cuda_pending *p, const czk_params *
     /* B in G2 */
     if (cb->cfg.g2 == CZK_G2_GPU) {
         czk_g2 t2v;
-        e = msm2(cb, &p->sums.b_g2, keep ? res->b_g2 : NULL, params->b_g2, params->n_b_g2, 0, din, ni,
+        e = msm2(cb, &p->sums.b_g2, res ? res->b_g2 : NULL, params->b_g2, params->n_b_g2, 0, din, ni,
                  asg->b_input_density, msg, msglen);
         if (e == CZK_OK) {
-            e = msm2(cb, &t2v, keep ? res->b_g2 : NULL, params->b_g2, params->n_b_g2, kb, daux, na,
+            e = msm2(cb, &t2v, res ? res->b_g2 : NULL, params->b_g2, params->n_b_g2, kb, daux, na,
                      asg->b_aux_density, msg, msglen);
             if (e == CZK_OK) czk_g2_add(&p->sums.b_g2, &p->sums.b_g2, &t2v);
         }
@@ -348,7 +343,6 @@ out:
     czk_gpu_vec_free(hv);
     czk_gpu_vec_free(win);
     czk_gpu_vec_free(waux);
-    (void)keep;
     return e;
 }
 
