@@ -72,3 +72,66 @@ void bench_csv_row(FILE *f, const bench_result *r, double anchor_ns) {
     fprintf(f, "%s,%.1f,%.1f,%.1f,%d,%ld,%.0f,%.3f\n", r->name, r->median_ns, r->min_ns, r->max_ns, r->reps,
             r->ops_per_rep, anchor_ns, anchor_ns > 0 ? r->median_ns / anchor_ns : 0.0);
 }
+
+void bench_fill_fr(czk_fr *v, size_t n, uint64_t s, double binary) {
+    uint64_t cut = binary > 0 ? (uint64_t)(binary * 18446744073709551615.0) : 0;
+    for (size_t i = 0; i < n; i++) {
+        if (cut) {
+            s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+            if (s < cut) {
+                v[i] = (s & 1) ? CZK_FR_ONE : (czk_fr){{0}};
+                continue;
+            }
+        }
+        for (int k = 0; k < 4; k++) {
+            s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+            v[i].l[k] = k == 3 ? s % 0x73eda753299d7d48ull : s;
+        }
+    }
+}
+
+#define BENCH_DISTINCT ((size_t)1 << 16)
+
+czk_g1_affine *bench_g1_points(size_t n) {
+    size_t d = n < BENCH_DISTINCT ? n : BENCH_DISTINCT;
+    czk_g1_affine *v = malloc((n ? n : 1) * sizeof *v);
+    czk_g1 *jac = malloc((d ? d : 1) * sizeof *jac);
+    if (!v || !jac) {
+        free(v);
+        free(jac);
+        return NULL;
+    }
+    czk_g1 p, q;
+    czk_g1_from_affine(&p, &CZK_G1_GENERATOR);
+    czk_g1_dbl(&q, &p);
+    for (size_t i = 0; i < d; i++) {
+        jac[i] = p;
+        czk_g1_add(&p, &p, &q);
+    }
+    czk_g1_batch_to_affine(v, jac, d);
+    for (size_t i = d; i < n; i++) v[i] = v[i % d];
+    free(jac);
+    return v;
+}
+
+czk_g2_affine *bench_g2_points(size_t n) {
+    size_t d = n < BENCH_DISTINCT ? n : BENCH_DISTINCT;
+    czk_g2_affine *v = malloc((n ? n : 1) * sizeof *v);
+    czk_g2 *jac = malloc((d ? d : 1) * sizeof *jac);
+    if (!v || !jac) {
+        free(v);
+        free(jac);
+        return NULL;
+    }
+    czk_g2 p, q;
+    czk_g2_from_affine(&p, &CZK_G2_GENERATOR);
+    czk_g2_dbl(&q, &p);
+    for (size_t i = 0; i < d; i++) {
+        jac[i] = p;
+        czk_g2_add(&p, &p, &q);
+    }
+    czk_g2_batch_to_affine(v, jac, d);
+    for (size_t i = d; i < n; i++) v[i] = v[i % d];
+    free(jac);
+    return v;
+}

@@ -3,8 +3,13 @@
 #ifndef CZK_BENCH_H
 #define CZK_BENCH_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+
+#include "czk/fr.h"
+#include "czk/g1.h"
+#include "czk/g2.h"
 
 typedef struct {
     const char *name;
@@ -28,5 +33,15 @@ void bench_print(const bench_result *r, double anchor_ns);
 /* Opens bench/results/<file> (creating the folder) and writes the header. */
 FILE *bench_csv_open(const char *file);
 void bench_csv_row(FILE *f, const bench_result *r, double anchor_ns);
+
+/* n scalars from an xorshift stream seeded with seed, each limb drawn in
+ * turn and the top limb reduced below r's (so the value is < r); with
+ * binary > 0, that fraction of them is 0 or 1 instead (a witness's mix).
+ * Benchmarks only: not a random number generator for anything else. */
+void bench_fill_fr(czk_fr *v, size_t n, uint64_t seed, double binary);
+/* n affine points for MSM benchmarks: the 2^16 distinct points G + i·2G
+ * repeated (malloc; NULL when out of memory). */
+czk_g1_affine *bench_g1_points(size_t n);
+czk_g2_affine *bench_g2_points(size_t n);
 
 #endif

@@ -39,14 +39,6 @@
 #include <cuda_runtime_api.h>
 #endif
 
-static void fill(czk_fr *v, size_t n, uint64_t s) {
-    for (size_t i = 0; i < n; i++)
-        for (int k = 0; k < 4; k++) {
-            s ^= s << 13, s ^= s >> 7, s ^= s << 17;
-            v[i].l[k] = k == 3 ? s % 0x73eda753299d7d48ull : s;
-        }
-}
-
 typedef struct {
     czk_gpu *g;
     czk_domain *d;
@@ -176,22 +168,11 @@ static int msm_rows(msm_ctx *x, const char *label, unsigned lg, double anchor_ms
 static int bench_msm(czk_gpu *g, int quick) {
     unsigned top = quick ? 22 : 24;
     for (int k = 0; k < n_g1_sizes; k++) top = k == 0 || g1_sizes[k] > top ? g1_sizes[k] : top;
-    const size_t nmax = (size_t)1 << top, distinct = (size_t)1 << 16;
-    czk_g1_affine *bases = malloc(nmax * sizeof *bases);
-    czk_g1 *jac = malloc(distinct * sizeof *jac);
+    const size_t nmax = (size_t)1 << top;
+    czk_g1_affine *bases = bench_g1_points(nmax);
     czk_fr *scalars = malloc(nmax * sizeof *scalars);
-    if (!bases || !jac || !scalars) return 1;
-    czk_g1 p, q;
-    czk_g1_from_affine(&p, &CZK_G1_GENERATOR);
-    czk_g1_dbl(&q, &p);
-    for (size_t i = 0; i < distinct; i++) {
-        jac[i] = p;
-        czk_g1_add(&p, &p, &q);
-    }
-    czk_g1_batch_to_affine(bases, jac, distinct);
-    for (size_t i = distinct; i < nmax; i++) bases[i] = bases[i % distinct];
-    free(jac);
-    fill(scalars, nmax, 0x2545f4914f6cdd1dull);
+    if (!bases || !scalars) return 1;
+    bench_fill_fr(scalars, nmax, 0x2545f4914f6cdd1dull, 0);
     int pinned = 0;
 #ifdef CZK_HAVE_CUDA
     pinned = cudaHostRegister(scalars, nmax * sizeof *scalars, cudaHostRegisterDefault) == cudaSuccess;
@@ -228,26 +209,15 @@ static int bench_msm(czk_gpu *g, int quick) {
 static int bench_msm_g2(czk_gpu *g, int quick) {
     unsigned top = quick ? 22 : 25;
     for (int k = 0; k < n_g2_sizes; k++) top = k == 0 || g2_sizes[k] > top ? g2_sizes[k] : top;
-    const size_t nmax = (size_t)1 << top, distinct = (size_t)1 << 16;
-    czk_g2_affine *bases = malloc(nmax * sizeof *bases);
-    czk_g2 *jac = malloc(distinct * sizeof *jac);
+    const size_t nmax = (size_t)1 << top;
+    czk_g2_affine *bases = bench_g2_points(nmax);
     czk_fr *scalars = malloc(nmax * sizeof *scalars);
-    if (!bases || !jac || !scalars) {
+    if (!bases || !scalars) {
         fprintf(stderr, "bench_gpu: out of host memory for the G2 rows\n");
-        free(bases), free(jac), free(scalars);
+        free(bases), free(scalars);
         return 1;
     }
-    czk_g2 p, q;
-    czk_g2_from_affine(&p, &CZK_G2_GENERATOR);
-    czk_g2_dbl(&q, &p);
-    for (size_t i = 0; i < distinct; i++) {
-        jac[i] = p;
-        czk_g2_add(&p, &p, &q);
-    }
-    czk_g2_batch_to_affine(bases, jac, distinct);
-    for (size_t i = distinct; i < nmax; i *= 2) memcpy(bases + i, bases, (nmax - i < i ? nmax - i : i) * sizeof *bases);
-    free(jac);
-    fill(scalars, nmax, 0x5851f42d4c957f2dull);
+    bench_fill_fr(scalars, nmax, 0x5851f42d4c957f2dull, 0);
     int pinned = 0;
 #ifdef CZK_HAVE_CUDA
     pinned = cudaHostRegister(scalars, nmax * sizeof *scalars, cudaHostRegisterDefault) == cudaSuccess;
@@ -322,7 +292,7 @@ int main(int argc, char **argv) {
     for (int k = 0; k < 3 && !msm_only; k++) { /* the NTT rows' data */
         x.h[k] = malloc(nmax * sizeof(czk_fr));
         if (!x.h[k]) return 1;
-        fill(x.h[k], nmax, 0x9e3779b97f4a7c15ull * (uint64_t)(k + 1));
+        bench_fill_fr(x.h[k], nmax, 0x9e3779b97f4a7c15ull * (uint64_t)(k + 1), 0);
         if (czk_gpu_vec_alloc(x.g, nmax, &x.v[k], msg, sizeof msg) != CZK_OK ||
             czk_gpu_vec_upload(x.v[k], x.h[k], msg, sizeof msg) != CZK_OK) {
             fprintf(stderr, "bench_gpu: %s\n", msg);

@@ -28,63 +28,12 @@
 #include "czk/gpu.h"
 #include "czk/mem.h"
 
-#define DISTINCT ((size_t)1 << 16)
-
-static void fill(czk_fr *v, size_t n, uint64_t s, double binary_fraction) {
-    uint64_t cut = (uint64_t)(binary_fraction * 18446744073709551615.0);
-    for (size_t i = 0; i < n; i++) {
-        s ^= s << 13, s ^= s >> 7, s ^= s << 17;
-        if (s < cut) {
-            v[i] = (s & 1) ? CZK_FR_ONE : (czk_fr){{0}};
-            continue;
-        }
-        for (int k = 0; k < 4; k++) {
-            s ^= s << 13, s ^= s >> 7, s ^= s << 17;
-            v[i].l[k] = k == 3 ? s % 0x73eda753299d7d48ull : s;
-        }
-    }
-}
-
 static void bits(czk_bitmap *b, size_t n, double frac, uint64_t s) {
     uint64_t cut = (uint64_t)(frac * 18446744073709551615.0);
     for (size_t i = 0; i < n; i++) {
         s ^= s << 13, s ^= s >> 7, s ^= s << 17;
         if (s < cut) czk_bitmap_set(b, i);
     }
-}
-
-static czk_g1_affine *g1_points(size_t n) {
-    czk_g1_affine *v = malloc(n * sizeof *v);
-    czk_g1 *jac = malloc(DISTINCT * sizeof *jac);
-    if (!v || !jac) return NULL;
-    czk_g1 p, q;
-    czk_g1_from_affine(&p, &CZK_G1_GENERATOR);
-    czk_g1_dbl(&q, &p);
-    for (size_t i = 0; i < DISTINCT; i++) {
-        jac[i] = p;
-        czk_g1_add(&p, &p, &q);
-    }
-    czk_g1_batch_to_affine(v, jac, DISTINCT < n ? DISTINCT : n);
-    for (size_t i = DISTINCT; i < n; i++) v[i] = v[i % DISTINCT];
-    free(jac);
-    return v;
-}
-
-static czk_g2_affine *g2_points(size_t n) {
-    czk_g2_affine *v = malloc((n ? n : 1) * sizeof *v);
-    czk_g2 *jac = malloc(DISTINCT * sizeof *jac);
-    if (!v || !jac) return NULL;
-    czk_g2 p, q;
-    czk_g2_from_affine(&p, &CZK_G2_GENERATOR);
-    czk_g2_dbl(&q, &p);
-    for (size_t i = 0; i < DISTINCT; i++) {
-        jac[i] = p;
-        czk_g2_add(&p, &p, &q);
-    }
-    czk_g2_batch_to_affine(v, jac, DISTINCT < n ? DISTINCT : n);
-    for (size_t i = DISTINCT; i < n; i++) v[i] = v[i % DISTINCT];
-    free(jac);
-    return v;
 }
 
 typedef struct {
@@ -126,8 +75,8 @@ static int bench_k(czk_backend *be, unsigned k, int reps, FILE *csv, const char 
     if (na > ng1) ng1 = na;
 
     double t0 = bench_now_ns();
-    czk_g1_affine *g1 = g1_points(ng1);
-    czk_g2_affine *g2 = g2_points(nb);
+    czk_g1_affine *g1 = bench_g1_points(ng1);
+    czk_g2_affine *g2 = bench_g2_points(nb);
     m.input = malloc(m.n_input * sizeof(czk_fr));
     m.aux = malloc(m.n_aux * sizeof(czk_fr));
     m.a = malloc(m.n_abc * sizeof(czk_fr));
@@ -137,12 +86,12 @@ static int bench_k(czk_backend *be, unsigned k, int reps, FILE *csv, const char 
         fprintf(stderr, "2^%u: out of host memory\n", k);
         return 1;
     }
-    fill(m.input, m.n_input, 1, 0.0);
+    bench_fill_fr(m.input, m.n_input, 1, 0);
     m.input[0] = CZK_FR_ONE;
-    fill(m.aux, m.n_aux, 2, prof.binary_fraction);
-    fill(m.a, m.n_abc, 3, 0.0);
-    fill(m.b, m.n_abc, 4, 0.0);
-    fill(m.c, m.n_abc, 5, 0.0);
+    bench_fill_fr(m.aux, m.n_aux, 2, prof.binary_fraction);
+    bench_fill_fr(m.a, m.n_abc, 3, 0);
+    bench_fill_fr(m.b, m.n_abc, 4, 0);
+    bench_fill_fr(m.c, m.n_abc, 5, 0);
 
     /* stand-in parameters: every query points into g1 / g2 (never freed as params) */
     czk_params params;
