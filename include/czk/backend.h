@@ -62,7 +62,8 @@ czk_err czk_backend_cuda_open(czk_backend **out, const czk_backend_cuda_config *
 
 /* Seconds spent in start by stage, summed over partitions (for benchmarks
  * and status). The stages run one after the other under the device lock,
- * except that the uploads of a, b, c overlap the NTTs (abc_h_s covers both). */
+ * except that the uploads of a, b, c overlap the NTTs (abc_h_s covers both)
+ * and the witness upload overlaps the H MSM. */
 typedef struct {
     unsigned long partitions;
     unsigned long streamed_chunks; /* MSMs over bases uploaded for the call (not resident), by chunk */
@@ -70,7 +71,7 @@ typedef struct {
     double bases_s;     /* uploading resident bases (first partition of a params) */
     double abc_h_s;     /* staging a, b, c to the device and H by NTTs */
     double msm_h_s;     /* the H MSM */
-    double witness_s;   /* staging the witness */
+    double witness_s;   /* staging the witness: what is left of it after the H MSM, which it overlaps */
     double msm_g1_s;    /* L, A and B in G1 */
     double msm_g2_s;    /* B in G2 (0 when it runs on the CPU) */
     double start_s;     /* the whole of start */

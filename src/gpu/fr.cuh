@@ -10,11 +10,13 @@
  * statements of fully unrolled loops (the technique of sppark's ff/mont_t.cuh):
  * NVVM emits no carry-flag instructions of its own, so the flag set by one
  * statement reaches the next; every statement is volatile so none is
- * reordered across another. */
+ * reordered across another. The product is mont.cuh's, shared with Fp. */
 #ifndef CZK_GPU_FR_CUH
 #define CZK_GPU_FR_CUH
 
 #include <stdint.h>
+
+#include "mont.cuh"
 
 struct __align__(16) fr_t {
     uint32_t l[8];
@@ -100,47 +102,17 @@ static __device__ __forceinline__ fr_t fr_neg(const fr_t &a) {
     return fr_sub(z, a);
 }
 
-/* a·b·2^-256 mod r, CIOS over 32-bit limbs: per limb b_i, t += a·b_i (16
- * mads) then t += m·r with m = t_0·(-r^-1) (16 mads) and a one-limb shift;
- * t < 2r stays in 9 limbs plus a carry limb. 256 mads, one final
- * conditional subtraction. */
+/* a·b·2^-256 mod r for a, b < r, fully reduced: mont_mul of mont.cuh with
+ * 8 limbs (128 64-bit multiply-adds). */
+struct fr_modulus {
+    static __device__ __forceinline__ uint32_t p(int i) { return FR_P[i]; }
+    static const uint32_t m0 = FR_M0;
+};
+
 static __device__ __forceinline__ fr_t fr_mul(const fr_t &a, const fr_t &b) {
-    uint32_t t[10];
-#pragma unroll
-    for (int i = 0; i < 10; i++) t[i] = 0;
-#pragma unroll
-    for (int i = 0; i < 8; i++) {
-        const uint32_t bi = b.l[i];
-        /* t += a·b_i: low halves into t[0..7], high halves into t[1..8] */
-        asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[0]) : "r"(a.l[0]), "r"(bi));
-#pragma unroll
-        for (int j = 1; j < 8; j++) asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[j]) : "r"(a.l[j]), "r"(bi));
-        asm volatile("addc.cc.u32 %0, %0, 0;" : "+r"(t[8]));
-        asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[9]));
-        asm volatile("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[1]) : "r"(a.l[0]), "r"(bi));
-#pragma unroll
-        for (int j = 1; j < 8; j++) asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[j + 1]) : "r"(a.l[j]), "r"(bi));
-        asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[9]));
-        /* t += m·r, t[0] becomes 0 */
-        const uint32_t m = t[0] * FR_M0;
-        asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[0]) : "r"(m), "r"(FR_P[0]));
-#pragma unroll
-        for (int j = 1; j < 8; j++) asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[j]) : "r"(m), "r"(FR_P[j]));
-        asm volatile("addc.cc.u32 %0, %0, 0;" : "+r"(t[8]));
-        asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[9]));
-        asm volatile("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[1]) : "r"(m), "r"(FR_P[0]));
-#pragma unroll
-        for (int j = 1; j < 8; j++) asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[j + 1]) : "r"(m), "r"(FR_P[j]));
-        asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[9]));
-        /* shift one limb */
-#pragma unroll
-        for (int j = 0; j < 9; j++) t[j] = t[j + 1];
-        t[9] = 0;
-    }
     fr_t r;
-#pragma unroll
-    for (int i = 0; i < 8; i++) r.l[i] = t[i];
-    return fr_reduce_once(r);
+    mont_mul<8, fr_modulus>(r.l, a.l, b.l);
+    return r;
 }
 
 #endif

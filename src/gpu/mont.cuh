@@ -1,0 +1,174 @@
+/* czk — the Montgomery product on the device, for Fp (12 limbs, fp.cuh) and
+ * Fr (8 limbs, fr.cuh): CIOS over 32-bit limbs with the running value kept
+ * as two arrays of 64-bit multiply-add results (the technique of sppark's
+ * ff/mont_t.cuh), written with one PTX instruction per primitive.
+ *
+ * CC is the carry flag, which only these primitives read or write, so a
+ * chain is the sequence of primitives between a flag-setting one and the
+ * last flag-reading one. Each primitive is a separate volatile asm statement
+ * in fully unrolled loops: NVVM emits no carry-flag instructions of its own
+ * between them and reorders none. MONT_HOST_EMULATION (the host test
+ * tests/gpu/test_mont_emulated.cpp) replaces the primitives by C++ with an
+ * explicit flag and the CUDA qualifiers by plain inline functions. */
+#ifndef CZK_GPU_MONT_CUH
+#define CZK_GPU_MONT_CUH
+
+#include <stdint.h>
+
+#ifdef MONT_HOST_EMULATION
+#define MONT_FN static inline
+/* the test defines ptx_mul_lo … ptx_subc with these names and semantics */
+#else
+#define MONT_FN static __device__ __forceinline__
+MONT_FN uint32_t ptx_mul_lo(uint32_t a, uint32_t b) {
+    uint32_t d;
+    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+    return d;
+}
+MONT_FN uint32_t ptx_mul_hi(uint32_t a, uint32_t b) {
+    uint32_t d;
+    asm volatile("mul.hi.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+    return d;
+}
+/* d = lo/hi(a·b) + c [+ CC] [-> CC] */
+MONT_FN void ptx_mad_lo_cc(uint32_t &d, uint32_t a, uint32_t b, uint32_t c) {
+    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));
+}
+MONT_FN void ptx_madc_lo_cc(uint32_t &d, uint32_t a, uint32_t b, uint32_t c) {
+    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));
+}
+MONT_FN void ptx_madc_hi_cc(uint32_t &d, uint32_t a, uint32_t b, uint32_t c) {
+    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));
+}
+MONT_FN void ptx_madc_hi(uint32_t &d, uint32_t a, uint32_t b, uint32_t c) {
+    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));
+}
+/* d = a + b [+ CC] [-> CC], d = a - b [- CC] [-> CC] */
+MONT_FN void ptx_add_cc(uint32_t &d, uint32_t a, uint32_t b) {
+    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+}
+MONT_FN void ptx_addc_cc(uint32_t &d, uint32_t a, uint32_t b) {
+    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+}
+MONT_FN void ptx_addc(uint32_t &d, uint32_t a, uint32_t b) {
+    asm volatile("addc.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+}
+MONT_FN void ptx_sub_cc(uint32_t &d, uint32_t a, uint32_t b) {
+    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+}
+MONT_FN void ptx_subc_cc(uint32_t &d, uint32_t a, uint32_t b) {
+    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+}
+MONT_FN void ptx_subc(uint32_t &d, uint32_t a, uint32_t b) {
+    asm volatile("subc.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+}
+#endif
+
+/* The product keeps its running value t in two N-limb arrays, t = E +
+ * 2^32·O: the limb pair (lo, hi) of a_j·b_i lands on two adjacent limbs of
+ * one array (E for even j, O for odd j), so each pair is one 64-bit
+ * multiply-add in the chain: half the multiply instructions of separate lo
+ * and hi chains. M: the modulus, M::p(i) its limbs (little-endian),
+ * M::m0 = -p^-1 mod 2^32. N even. */
+
+/* E += Σ_{j even} a_j·b·2^(32j) (N/2 pairs, one chain); the carry out of
+ * E's top limb (weight 2^(32N)) goes to O[N-1], whose weight it is. */
+template <int N> MONT_FN void mont_mad_even(uint32_t *E, uint32_t *O, const uint32_t *a, uint32_t b) {
+    ptx_mad_lo_cc(E[0], a[0], b, E[0]);
+    ptx_madc_hi_cc(E[1], a[0], b, E[1]);
+#pragma unroll
+    for (int j = 2; j < N; j += 2) {
+        ptx_madc_lo_cc(E[j], a[j], b, E[j]);
+        ptx_madc_hi_cc(E[j + 1], a[j], b, E[j + 1]);
+    }
+    ptx_addc(O[N - 1], O[N - 1], 0);
+}
+
+/* O += Σ_{j odd} a_j·b·2^(32(j-1)) (N/2 pairs, one chain); no carry out
+ * (see mont_mul). */
+template <int N> MONT_FN void mont_mad_odd(uint32_t *O, const uint32_t *a, uint32_t b) {
+    ptx_mad_lo_cc(O[0], a[1], b, O[0]);
+    ptx_madc_hi_cc(O[1], a[1], b, O[1]);
+#pragma unroll
+    for (int j = 3; j < N - 1; j += 2) {
+        ptx_madc_lo_cc(O[j - 1], a[j], b, O[j - 1]);
+        ptx_madc_hi_cc(O[j], a[j], b, O[j]);
+    }
+    ptx_madc_lo_cc(O[N - 2], a[N - 1], b, O[N - 2]);
+    ptx_madc_hi(O[N - 1], a[N - 1], b, O[N - 1]);
+}
+
+/* t += m·p with m = E[0]·m0: E[0] becomes 0. */
+template <int N, class M> MONT_FN void mont_redc_row(uint32_t *E, uint32_t *O) {
+    uint32_t p[N];
+#pragma unroll
+    for (int j = 0; j < N; j++) p[j] = M::p(j);
+    const uint32_t m = E[0] * M::m0;
+    mont_mad_odd<N>(O, p, m);
+    mont_mad_even<N>(E, O, p, m);
+}
+
+/* The next row on t/2^32 (E[0] = 0): the new E is O, the new O is E/2^64,
+ * and E[1] (weight 2^32, the new weight 1) is added to the new E[0] with its
+ * carry entering the new O's chain, fused with O' += the odd pairs of a·b.
+ * X holds O and becomes the new E; Y holds E and becomes the new O. */
+template <int N> MONT_FN void mont_shift_mad(uint32_t *X, uint32_t *Y, const uint32_t *a, uint32_t b) {
+    ptx_add_cc(X[0], X[0], Y[1]);
+#pragma unroll
+    for (int j = 1; j < N - 1; j += 2) {
+        ptx_madc_lo_cc(Y[j - 1], a[j], b, Y[j + 1]);
+        ptx_madc_hi_cc(Y[j], a[j], b, Y[j + 2]);
+    }
+    ptx_madc_lo_cc(Y[N - 2], a[N - 1], b, 0);
+    ptx_madc_hi(Y[N - 1], a[N - 1], b, 0);
+    mont_mad_even<N>(X, Y, a, b);
+}
+
+/* r = a·b·2^(-32N) mod p, fully reduced. CIOS, one row per b_i: t = (t +
+ * a·b_i + m·p) / 2^32. The bounds, with B = 2^(32N):
+ * - Fp (N = 12, p < 2^381), a, b < 2p: with t < 2^383 before a row, t +
+ *   a·b_i + m·p < 2^383 + 2^414 + 2^413 < 2^415, so after it O < 2^383
+ *   (2^32·O <= t): O's chains carry nothing out, and the new t < 2^383; at
+ *   the end t < a·b/B + p < 1.5p.
+ * - Fr (N = 8, r < 0.91·2^255), a, b < r: t < 2r before a row, t + a·b_i +
+ *   m·r < 2^33·r < 0.91·2^288, so O < 0.91·2^256 throughout and the new t <
+ *   2r; at the end t < 2r.
+ * Either way one conditional subtraction reduces the result. Fp: 288
+ * 64-bit multiply-adds (576 mul/mad.lo/hi), about 400 SASS instructions for
+ * sm_90, a third of a CIOS with separate lo and hi chains. */
+template <int N, class M> MONT_FN void mont_mul(uint32_t *r, const uint32_t *a, const uint32_t *b) {
+    uint32_t e[N], o[N];
+#pragma unroll
+    for (int j = 0; j < N; j += 2) {
+        e[j] = ptx_mul_lo(a[j], b[0]);
+        e[j + 1] = ptx_mul_hi(a[j], b[0]);
+        o[j] = ptx_mul_lo(a[j + 1], b[0]);
+        o[j + 1] = ptx_mul_hi(a[j + 1], b[0]);
+    }
+    mont_redc_row<N, M>(e, o);
+#pragma unroll
+    for (int i = 1; i < N; i++) {
+        if (i & 1) {
+            mont_shift_mad<N>(o, e, a, b[i]);
+            mont_redc_row<N, M>(o, e);
+        } else {
+            mont_shift_mad<N>(e, o, a, b[i]);
+            mont_redc_row<N, M>(e, o);
+        }
+    }
+    /* N even: after row N-1 (odd) E is o (o[0] = 0), O is e: t = e + o/2^32 */
+    uint32_t s[N], d[N];
+    ptx_add_cc(s[0], e[0], o[1]);
+#pragma unroll
+    for (int k = 1; k < N - 1; k++) ptx_addc_cc(s[k], e[k], o[k + 1]);
+    ptx_addc(s[N - 1], e[N - 1], 0);
+    uint32_t borrow;
+    ptx_sub_cc(d[0], s[0], M::p(0));
+#pragma unroll
+    for (int k = 1; k < N; k++) ptx_subc_cc(d[k], s[k], M::p(k));
+    ptx_subc(borrow, 0, 0);
+#pragma unroll
+    for (int k = 0; k < N; k++) r[k] = borrow ? s[k] : d[k];
+}
+
+#endif
