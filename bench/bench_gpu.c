@@ -7,7 +7,7 @@
  * one warm-up, in ns; the anchor is sppark's time on an H200 where issue C
  * gives one, and the ratio is czk's time over it. Also the forward NTT at
  * 2^24 and 2^27 with passes of at most 8 and 10 stages (CZK_GPU_NTT_K).
- * G1 MSM (czk_gpu_msm_g1) at 2^20, 2^22, 2^24 (2^20, 2^22 with --quick),
+ * --ntt: only those rows (and the pass variants). G1 MSM (czk_gpu_msm_g1) at 2^20, 2^22, 2^24 (2^20, 2^22 with --quick),
  * random scalars: bases and scalars uploaded by each call (pageable host
  * memory), and resident bases with scalars from pinned host memory; median,
  * min and max of 3 runs after one warm-up. The bases are 2^16 distinct
@@ -259,10 +259,11 @@ int main(int argc, char **argv) {
         printf("bench_gpu: no GPU\n");
         return 0;
     }
-    int quick = 0, msm_only = 0, g2_only = 0;
+    int quick = 0, msm_only = 0, g2_only = 0, ntt_only = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--quick") == 0) quick = 1;
         else if (strcmp(argv[i], "--msm") == 0) msm_only = 1; /* only the MSM rows */
+        else if (strcmp(argv[i], "--ntt") == 0) ntt_only = 1; /* only the NTT and H rows */
         else if (strcmp(argv[i], "--g2") == 0) msm_only = g2_only = 1; /* only the G2 MSM rows */
         else if (strcmp(argv[i], "--g1-sizes") == 0 && i + 1 < argc && !parse_list(argv[i + 1], g1_sizes, &n_g1_sizes, 10, 28))
             msm_only = 1, i++;
@@ -271,7 +272,7 @@ int main(int argc, char **argv) {
         else if (strcmp(argv[i], "--windows") == 0 && i + 1 < argc && !parse_list(argv[i + 1], windows, &n_windows, 0, 22))
             i++;
         else {
-            fprintf(stderr, "usage: bench_gpu [--quick] [--msm | --g2] [--g1-sizes L] [--g2-sizes L] [--windows L]\n"
+            fprintf(stderr, "usage: bench_gpu [--quick] [--ntt | --msm | --g2] [--g1-sizes L] [--g2-sizes L] [--windows L]\n"
                             "  L: comma-separated log2 sizes (or window bits, 0 = default)\n");
             return 2;
         }
@@ -336,14 +337,15 @@ int main(int argc, char **argv) {
         }
         czk_gpu_vec_free(y.v[0]);
         czk_gpu_close(y.g);
+        unsetenv("CZK_GPU_NTT_K");
     }
     for (int k = 0; k < 3; k++) {
         czk_gpu_vec_free(x.v[k]);
         free(x.h[k]);
     }
     const int sel = n_g1_sizes || n_g2_sizes; /* with sizes given: only the groups named */
-    if (!rc && !g2_only && (!sel || n_g1_sizes)) rc = bench_msm(x.g, quick);
-    if (!rc && (!sel || n_g2_sizes)) rc = bench_msm_g2(x.g, quick);
+    if (!rc && !ntt_only && !g2_only && (!sel || n_g1_sizes)) rc = bench_msm(x.g, quick);
+    if (!rc && !ntt_only && (!sel || n_g2_sizes)) rc = bench_msm_g2(x.g, quick);
     czk_gpu_close(x.g);
     if (csv) fclose(csv);
     return rc;

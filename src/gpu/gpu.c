@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "czk/gpu.h"
 #include "gpu_internal.h"
@@ -177,6 +178,12 @@ void czk_gpu_close(czk_gpu *g) {
 const char *czk_gpu_describe(const czk_gpu *g) { return g ? g->desc : "no GPU"; }
 
 size_t czk_gpu_mem_used(const czk_gpu *g) { return g ? g->used : 0; }
+
+static double now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
 
 static void fr_powers(czk_fr *out, const czk_fr *base, const czk_fr *start, size_t count) {
     czk_fr p = *start;
@@ -581,10 +588,16 @@ czk_err czk_gpu_poly_h_staged(czk_gpu *g, const czk_domain *d, czk_fr *const src
     if (e != CZK_OK) return e;
     czk_gpu_vec *v[3] = {NULL, NULL, NULL};
     for (int k = 0; k < 3 && e == CZK_OK; k++) e = czk_gpu_vec_alloc(g, d->n, &v[k], msg, msglen);
+    /* CZK_GPU_H_PROFILE=1: the host's time in each staged upload and in the
+     * wait for the last kernels, on stderr (for tuning) */
+    const int prof = getenv("CZK_GPU_H_PROFILE") && getenv("CZK_GPU_H_PROFILE")[0] == '1';
+    double tp[5] = {0};
+    tp[0] = now_ms();
     /* vector k's transforms run while vector k+1 is staged */
     for (int k = 0; k < 3 && e == CZK_OK; k++) {
         e = czk_gpu_vec_upload_staged(v[k], src[k], n_have, pool, msg, msglen);
         if (e != CZK_OK) break;
+        tp[k + 1] = now_ms();
         if (done) done(k, ctx);
         cudaError_t ce = enqueue_h_input(g, d, v[k]->p);
         if (ce != cudaSuccess) {
@@ -605,6 +618,10 @@ czk_err czk_gpu_poly_h_staged(czk_gpu *g, const czk_domain *d, czk_fr *const src
             (void)cudaGetLastError();
             e = cuda_fail(ce, "the H kernels", msg, msglen);
         }
+        tp[4] = now_ms();
+        if (prof)
+            fprintf(stderr, "gpu H 2^%u staged: upload a %.1f ms, b %.1f ms, c %.1f ms, then kernels %.1f ms\n", L,
+                    tp[1] - tp[0], tp[2] - tp[1], tp[3] - tp[2], tp[4] - tp[3]);
     }
     czk_gpu_vec_free(v[1]);
     czk_gpu_vec_free(v[2]);
