@@ -137,6 +137,7 @@ static __device__ __forceinline__ fp_t fp_neg(const fp_t &a) { return fp_sub(fp_
 struct fp_modulus {
     static __device__ __forceinline__ uint32_t p(int i) { return FP_P[i]; }
     static const uint32_t m0 = FP_M0;
+    static const bool low64 = false;
 };
 
 static __device__ __forceinline__ fp_t fp_mul(const fp_t &a, const fp_t &b) {

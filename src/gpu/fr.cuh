@@ -107,6 +107,7 @@ static __device__ __forceinline__ fr_t fr_neg(const fr_t &a) {
 struct fr_modulus {
     static __device__ __forceinline__ uint32_t p(int i) { return FR_P[i]; }
     static const uint32_t m0 = FR_M0;
+    static const bool low64 = true;
 };
 
 static __device__ __forceinline__ fr_t fr_mul(const fr_t &a, const fr_t &b) {

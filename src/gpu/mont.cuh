@@ -69,7 +69,7 @@ MONT_FN void ptx_subc(uint32_t &d, uint32_t a, uint32_t b) {
  * one array (E for even j, O for odd j), so each pair is one 64-bit
  * multiply-add in the chain: half the multiply instructions of separate lo
  * and hi chains. M: the modulus, M::p(i) its limbs (little-endian),
- * M::m0 = -p^-1 mod 2^32. N even. */
+ * M::m0 = -p^-1 mod 2^32, M::low64 (see mont_redc_row). N even. */
 
 /* E += Σ_{j even} a_j·b·2^(32j) (N/2 pairs, one chain); the carry out of
  * E's top limb (weight 2^(32N)) goes to O[N-1], whose weight it is. */
@@ -98,14 +98,41 @@ template <int N> MONT_FN void mont_mad_odd(uint32_t *O, const uint32_t *a, uint3
     ptx_madc_hi(O[N - 1], a[N - 1], b, O[N - 1]);
 }
 
-/* t += m·p with m = E[0]·m0: E[0] becomes 0. */
+/* t += m·p with m = E[0]·m0: E[0] becomes 0.
+ *
+ * M::low64 set: p ≡ 2^64 - 2^32 + 1 (mod 2^64), as BLS12-381's r is (p_0 =
+ * 1, p_1 = 2^32 - 1, m0 = -1), so m = -E0 and the two low pairs need no
+ * multiplication: m·p_0 = m, and E0 + m is 0 carrying E0 != 0 into E[1];
+ * m·p_1 = (2^32 - E0)(2^32 - 1) = 2^32·~E0 + E0 for E0 != 0 (0 for E0 = 0).
+ * 2 of the row's N 64-bit multiply-adds saved. */
 template <int N, class M> MONT_FN void mont_redc_row(uint32_t *E, uint32_t *O) {
     uint32_t p[N];
 #pragma unroll
     for (int j = 0; j < N; j++) p[j] = M::p(j);
-    const uint32_t m = E[0] * M::m0;
-    mont_mad_odd<N>(O, p, m);
-    mont_mad_even<N>(E, O, p, m);
+    if constexpr (M::low64) {
+        const uint32_t e0 = E[0], m = 0u - e0, nz = e0 != 0, hi1 = nz ? ~e0 : 0u;
+        ptx_add_cc(O[0], O[0], e0);
+        ptx_addc_cc(O[1], O[1], hi1);
+#pragma unroll
+        for (int j = 3; j < N - 1; j += 2) {
+            ptx_madc_lo_cc(O[j - 1], p[j], m, O[j - 1]);
+            ptx_madc_hi_cc(O[j], p[j], m, O[j]);
+        }
+        ptx_madc_lo_cc(O[N - 2], p[N - 1], m, O[N - 2]);
+        ptx_madc_hi(O[N - 1], p[N - 1], m, O[N - 1]);
+        ptx_add_cc(E[1], E[1], nz);
+#pragma unroll
+        for (int j = 2; j < N; j += 2) {
+            ptx_madc_lo_cc(E[j], p[j], m, E[j]);
+            ptx_madc_hi_cc(E[j + 1], p[j], m, E[j + 1]);
+        }
+        ptx_addc(O[N - 1], O[N - 1], 0);
+        E[0] = 0;
+    } else {
+        const uint32_t m = E[0] * M::m0;
+        mont_mad_odd<N>(O, p, m);
+        mont_mad_even<N>(E, O, p, m);
+    }
 }
 
 /* The next row on t/2^32 (E[0] = 0): the new E is O, the new O is E/2^64,
@@ -135,7 +162,8 @@ template <int N> MONT_FN void mont_shift_mad(uint32_t *X, uint32_t *Y, const uin
  *   2r; at the end t < 2r.
  * Either way one conditional subtraction reduces the result. Fp: 288
  * 64-bit multiply-adds (576 mul/mad.lo/hi), about 400 SASS instructions for
- * sm_90, a third of a CIOS with separate lo and hi chains. */
+ * sm_90, a third of a CIOS with separate lo and hi chains; Fr: 112 (the
+ * reduction rows' low pairs are additions, M::low64). */
 template <int N, class M> MONT_FN void mont_mul(uint32_t *r, const uint32_t *a, const uint32_t *b) {
     uint32_t e[N], o[N];
 #pragma unroll

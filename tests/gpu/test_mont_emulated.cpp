@@ -52,10 +52,18 @@ static const uint32_t FR_LIMBS[8] = {0x00000001u, 0xffffffffu, 0xfffe5bfeu, 0x53
 struct fp_mod {
     static uint32_t p(int i) { return FP_LIMBS[i]; }
     static const uint32_t m0 = 0xfffcfffdu;
+    static const bool low64 = false;
 };
 struct fr_mod {
     static uint32_t p(int i) { return FR_LIMBS[i]; }
     static const uint32_t m0 = 0xffffffffu;
+    static const bool low64 = true; /* r ≡ 2^64 - 2^32 + 1 (mod 2^64): the short reduction rows */
+};
+/* Fr through the general rows too (the rows Fp uses) */
+struct fr_mod_general {
+    static uint32_t p(int i) { return FR_LIMBS[i]; }
+    static const uint32_t m0 = 0xffffffffu;
+    static const bool low64 = false;
 };
 
 static void to_mpz(mpz_t z, const uint32_t *l, int n) { mpz_import(z, (size_t)n, -1, 4, 0, 0, l); }
@@ -128,6 +136,7 @@ int main(void) {
     gmp_randseed_ui(rs, 20261130u);
     run<12, fp_mod>(FP_LIMBS, 2, "fp (operands < 2p)", 100000);
     run<8, fr_mod>(FR_LIMBS, 1, "fr (operands < r)", 100000);
+    run<8, fr_mod_general>(FR_LIMBS, 1, "fr, general rows (operands < r)", 20000);
     printf("test_mont_emulated: %ld products, %ld wrong\n", checks, failures);
     gmp_randclear(rs);
     return failures ? 1 : 0;
