@@ -7,7 +7,8 @@
  * one warm-up, in ns; the anchor is sppark's time on an H200 where issue C
  * gives one, and the ratio is czk's time over it. Also the forward NTT at
  * 2^24 and 2^27 with passes of at most 8 and 10 stages (CZK_GPU_NTT_K).
- * --ntt: only those rows (and the pass variants). G1 MSM (czk_gpu_msm_g1) at 2^20, 2^22, 2^24 (2^20, 2^22 with --quick),
+ * --ntt: only those rows (and the pass variants); --ntt-sizes L: only
+ * those sizes, without the variants. G1 MSM (czk_gpu_msm_g1) at 2^20, 2^22, 2^24 (2^20, 2^22 with --quick),
  * random scalars: bases and scalars uploaded by each call (pageable host
  * memory), and resident bases with scalars from pinned host memory; median,
  * min and max of 3 runs after one warm-up. The bases are 2^16 distinct
@@ -124,8 +125,8 @@ static int msm_measure(msm_ctx *x, const char *label, unsigned lg, double anchor
 /* --g1 LIST / --g2 LIST (sizes as log2, e.g. 24,27) and --windows LIST
  * (window bits through CZK_GPU_MSM_WINDOW, 0 = the default): only those
  * rows, resident bases. */
-static unsigned g1_sizes[8], g2_sizes[8], windows[8];
-static int n_g1_sizes, n_g2_sizes, n_windows;
+static unsigned g1_sizes[8], g2_sizes[8], windows[8], ntt_sizes[8];
+static int n_g1_sizes, n_g2_sizes, n_windows, n_ntt_sizes;
 
 static int parse_list(const char *arg, unsigned *v, int *n, unsigned lo, unsigned hi) {
     *n = 0;
@@ -264,6 +265,8 @@ int main(int argc, char **argv) {
         if (strcmp(argv[i], "--quick") == 0) quick = 1;
         else if (strcmp(argv[i], "--msm") == 0) msm_only = 1; /* only the MSM rows */
         else if (strcmp(argv[i], "--ntt") == 0) ntt_only = 1; /* only the NTT and H rows */
+        else if (strcmp(argv[i], "--ntt-sizes") == 0 && i + 1 < argc && !parse_list(argv[i + 1], ntt_sizes, &n_ntt_sizes, 10, 28))
+            ntt_only = 1, i++;
         else if (strcmp(argv[i], "--g2") == 0) msm_only = g2_only = 1; /* only the G2 MSM rows */
         else if (strcmp(argv[i], "--g1-sizes") == 0 && i + 1 < argc && !parse_list(argv[i + 1], g1_sizes, &n_g1_sizes, 10, 28))
             msm_only = 1, i++;
@@ -272,14 +275,17 @@ int main(int argc, char **argv) {
         else if (strcmp(argv[i], "--windows") == 0 && i + 1 < argc && !parse_list(argv[i + 1], windows, &n_windows, 0, 22))
             i++;
         else {
-            fprintf(stderr, "usage: bench_gpu [--quick] [--ntt | --msm | --g2] [--g1-sizes L] [--g2-sizes L] [--windows L]\n"
+            fprintf(stderr, "usage: bench_gpu [--quick] [--ntt | --msm | --g2] [--ntt-sizes L] [--g1-sizes L] [--g2-sizes L]\n"
+                            "  [--windows L]\n"
                             "  L: comma-separated log2 sizes (or window bits, 0 = default)\n");
             return 2;
         }
     }
     static const unsigned full[] = {27, 26, 24, 22, 20}, small[] = {22, 20};
-    const unsigned *lgs = quick ? small : full;
-    size_t nlg = quick ? 2 : 5, nmax = (size_t)1 << lgs[0];
+    const unsigned *lgs = n_ntt_sizes ? ntt_sizes : quick ? small : full;
+    size_t nlg = n_ntt_sizes ? (size_t)n_ntt_sizes : quick ? 2 : 5, nmax = 0;
+    for (size_t l = 0; l < nlg; l++)
+        if (((size_t)1 << lgs[l]) > nmax) nmax = (size_t)1 << lgs[l];
     char msg[256] = "";
     ctx_t x;
     memset(&x, 0, sizeof x);
@@ -315,7 +321,7 @@ int main(int argc, char **argv) {
         czk_domain_free(&d);
     }
     /* pass size: the forward NTT with at most 8 and 10 stages per pass */
-    for (int kk = 8; kk <= 10 && !rc && !quick && !msm_only; kk += 2) {
+    for (int kk = 8; kk <= 10 && !rc && !quick && !msm_only && !n_ntt_sizes; kk += 2) {
         char kv[8];
         snprintf(kv, sizeof kv, "%d", kk);
         setenv("CZK_GPU_NTT_K", kv, 1);

@@ -3,7 +3,8 @@
  * NTT / H sequences of kernel launches (src/gpu/ntt.cu).
  *
  * Tables: tw[e] = ω_N^e for e < N/2 with N = 2^tw_log the largest domain seen
- * (a smaller domain uses ω_n = ω_N^(N/n) by striding); the coset tables of the
+ * (a smaller domain uses ω_n = ω_N^(N/n) by striding), then the passes'
+ * roots of unity of orders up to 2^10 (czk_gpu_launch_roots); the coset tables of the
  * last domain size hold g^p and g^-p split as hi[p >> s]·lo[p & (2^s - 1)],
  * with 1/n and 1/Z(g) folded into the hi tables where a sequence needs them. */
 #include <stdio.h>
@@ -218,12 +219,13 @@ static czk_err ensure_twiddles(czk_gpu *g, unsigned log_n, char *msg, size_t msg
     czk_fr_mul(&ws, &ws, &w); /* ω^(2^s) */
     fr_powers(h + lo_len, &ws, &one, hi_len);
     void *tmp = NULL, *tw = NULL;
-    size_t tw_bytes = half * sizeof(czk_fr), tmp_bytes = (lo_len + hi_len) * sizeof(czk_fr);
+    size_t tw_bytes = (half + czk_gpu_roots_count()) * sizeof(czk_fr), tmp_bytes = (lo_len + hi_len) * sizeof(czk_fr);
     czk_err e = dev_alloc(g, &tw, tw_bytes, "the twiddle table", msg, msglen);
     if (e == CZK_OK) e = dev_alloc(g, &tmp, tmp_bytes, "the twiddle table", msg, msglen);
     if (e == CZK_OK) e = upload_sync(g, tmp, h, tmp_bytes, msg, msglen);
     if (e == CZK_OK) {
         cudaError_t ce = czk_gpu_launch_table(tw, (char *)tmp + lo_len * sizeof(czk_fr), tmp, s, half, g->stream);
+        if (ce == cudaSuccess) ce = czk_gpu_launch_roots(tw, t, g->stream);
         if (ce == cudaSuccess) ce = cudaStreamSynchronize(g->stream);
         if (ce != cudaSuccess) {
             (void)cudaGetLastError();

@@ -21,10 +21,16 @@ cudaError_t czk_gpu_launch_table(void *tw, const void *hi, const void *lo, unsig
 /* One radix-2^k pass of an in-place decimation-in-frequency transform of
  * 2^log_n points (natural in, bit-reversed out after every pass down to
  * b = 0): stages with half-sizes 2^(b+k-1) … 2^b. tw holds ω_N^e for
- * e < N/2, N = 2^tw_log >= 2^log_n; inverse uses ω^-1. c_log columns per
- * block (c_log <= b, k + c_log <= 10). */
+ * e < N/2, N = 2^tw_log >= 2^log_n, followed by the roots tables
+ * (czk_gpu_launch_roots); inverse uses ω^-1. c_log columns per block
+ * (c_log <= b, k + c_log <= 10). */
 cudaError_t czk_gpu_launch_dif_pass(void *x, unsigned log_n, unsigned b, unsigned k, unsigned c_log, const void *tw,
                                     unsigned tw_log, int inverse, cudaStream_t s);
+
+/* The small root tables of the passes, czk_gpu_roots_count() elements
+ * after the N/2 of tw (N = 2^tw_log), computed from those. */
+size_t czk_gpu_roots_count(void);
+cudaError_t czk_gpu_launch_roots(void *tw, unsigned tw_log, cudaStream_t s);
 
 /* The bit-reversal permutation on log_n bits, in place, with a factor at
  * each output position i: mode 0 none, 1 the scalar *scalar (a host

@@ -24,8 +24,9 @@ static __device__ __forceinline__ fr_t tw_get(const fr_t *tw, unsigned tw_log, u
     return fr_neg(fr_ldg(tw + (e - half)));
 }
 
+/* rt: the pass's roots ω_{2^k}^(±e), e < 2^(k-1) (roots_kernel) */
 __global__ void __launch_bounds__(512) dif_pass_kernel(fr_t *x, unsigned b, unsigned k, unsigned c_log,
-                                                       const fr_t *tw, unsigned tw_log, int inverse) {
+                                                       const fr_t *tw, unsigned tw_log, const fr_t *rt, int inverse) {
     extern __shared__ __align__(16) unsigned char smem_raw[];
     fr_t *sm = (fr_t *)smem_raw;
     const unsigned nthreads = 1u << (k + c_log - 1), tid = threadIdx.x;
@@ -52,7 +53,7 @@ __global__ void __launch_bounds__(512) dif_pass_kernel(fr_t *x, unsigned b, unsi
         const fr_t x0 = sm[i0], x1 = sm[i1];
         fr_t y1 = fr_sub(x0, x1);
         sm[i0] = fr_add(x0, x1);
-        if (lo) y1 = fr_mul(y1, tw_get(tw, tw_log, lo << (j + tw_log - k), inverse));
+        if (lo) y1 = fr_mul(y1, fr_ldg(rt + (lo << j))); /* lo·2^j < 2^(k-1) */
         sm[i1] = y1;
         __syncthreads();
     }
@@ -67,6 +68,17 @@ __global__ void __launch_bounds__(512) dif_pass_kernel(fr_t *x, unsigned b, unsi
         if (e) val = fr_mul(val, tw_get(tw, tw_log, e << (tw_log - b - k), inverse));
         fr_store(base + ((size_t)v << b) + (l & cmask), val);
     }
+}
+
+/* rt[(inv·(DIF_MAX_LOG+1) + k)·RT_LEN + e] = ω_{2^k}^e (inv: ω_{2^k}^-e)
+ * for 1 <= k <= min(tw_log, DIF_MAX_LOG), e < 2^(k-1): the roots of a
+ * pass's stages in a small table, without the sign fold of tw_get. */
+#define RT_LEN (1u << (DIF_MAX_LOG - 1))
+__global__ void roots_kernel(fr_t *rt, const fr_t *tw, unsigned tw_log) {
+    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    const unsigned e = i % RT_LEN, k = (i / RT_LEN) % (DIF_MAX_LOG + 1), inv = i / (RT_LEN * (DIF_MAX_LOG + 1));
+    if (inv > 1 || k < 1 || k > tw_log || e >= (1u << (k - 1))) return;
+    fr_store(rt + i, tw_get(tw, tw_log, e << (tw_log - k), (int)inv));
 }
 
 __global__ void table_kernel(fr_t *tw, const fr_t *hi, const fr_t *lo, unsigned s_log, size_t count) {
@@ -128,8 +140,18 @@ extern "C" cudaError_t czk_gpu_launch_dif_pass(void *x, unsigned log_n, unsigned
     const unsigned threads = 1u << (k + c_log - 1);
     const size_t blocks = (size_t)1 << (log_n - k - c_log);
     const size_t smem = (size_t)sizeof(fr_t) << (k + c_log);
-    dif_pass_kernel<<<(unsigned)blocks, threads, smem, s>>>((fr_t *)x, b, k, c_log, (const fr_t *)tw, tw_log,
-                                                             inverse);
+    const fr_t *rt = (const fr_t *)tw + ((size_t)1 << (tw_log - 1)) + ((size_t)(inverse ? 1 : 0) * (DIF_MAX_LOG + 1) + k) * RT_LEN;
+    dif_pass_kernel<<<(unsigned)blocks, threads, smem, s>>>((fr_t *)x, b, k, c_log, (const fr_t *)tw, tw_log, rt,
+                                                             inverse ? 1 : 0);
+    return cudaGetLastError();
+}
+
+extern "C" size_t czk_gpu_roots_count(void) { return (size_t)2 * (DIF_MAX_LOG + 1) * RT_LEN; }
+
+extern "C" cudaError_t czk_gpu_launch_roots(void *tw, unsigned tw_log, cudaStream_t s) {
+    const unsigned count = (unsigned)czk_gpu_roots_count();
+    roots_kernel<<<(count + 255) / 256, 256, 0, s>>>((fr_t *)tw + ((size_t)1 << (tw_log - 1)), (const fr_t *)tw,
+                                                     tw_log);
     return cudaGetLastError();
 }
 
