@@ -59,21 +59,30 @@ int czk_gpu_ordinal(const struct czk_gpu *g);
 size_t czk_gpu_msm_xyzz_bytes(int grp);
 /* For i < n whose density bit is set (words NULL: every i), j = rank(i)
  * (prefix[i/64] + set bits of words[i/64] below i): scal[j] = scalars[i]
- * canonical (32 B), isone[j] = 1 and scal[j] = 0 when it is 1 and split01. */
+ * canonical (32 B) and cls[j] its class: 0 zero, 1 one (split01; scal[j]
+ * is then stored as 0), 2 any other. count (NULL: not counted; else two
+ * zeroed uint32) gets += the number of class 1 and class 2 scalars. */
 cudaError_t czk_gpu_launch_msm_prep(const void *scalars, size_t n, const void *words, const void *prefix,
-                                   void *scal, void *isone, int split01, cudaStream_t s);
-/* keys[j] = |d_j| - 1 (2^(c-1) for d_j = 0), vals[j] = j | (d_j < 0) << 31,
- * d_j the signed c-bit digit of window w of scal[j], j < m < 2^31. */
-cudaError_t czk_gpu_launch_msm_digits(const void *scal, size_t m, int w, int c, uint32_t *keys, uint32_t *vals,
-                                     cudaStream_t s);
+                                   void *scal, void *cls, int split01, uint32_t *count, cudaStream_t s);
+/* out = the j < m with cls[j] == v, increasing (cub::DeviceSelect::If; its
+ * count to *nsel, a device uint32); temp NULL: sets *temp_bytes only. */
+cudaError_t czk_gpu_msm_select(void *temp, size_t *temp_bytes, const void *cls, int v, uint32_t *out,
+                               uint32_t *nsel, size_t m, cudaStream_t s);
+/* out[i] = scal[idx[i]] (32 B each), i < m. */
+cudaError_t czk_gpu_launch_msm_gather(const void *scal, const uint32_t *idx, size_t m, void *out, cudaStream_t s);
+/* keys[i] = |d_i| - 1 (2^(c-1) for d_i = 0), vals[i] = j_i | (d_i < 0) << 31,
+ * i < m < 2^31: j_i = idx[i] (idx NULL: i), d_i the signed c-bit digit of
+ * window w of scal[gather ? j_i : i]. */
+cudaError_t czk_gpu_launch_msm_digits(const void *scal, const uint32_t *idx, int gather, size_t m, int w, int c,
+                                     uint32_t *keys, uint32_t *vals, cudaStream_t s);
 /* cub::DeviceRadixSort::SortPairs on the low `bits` bits of the keys (temp
  * NULL: sets *temp_bytes only). */
 cudaError_t czk_gpu_msm_sort(void *temp, size_t *temp_bytes, const uint32_t *keys_in, uint32_t *keys_out,
                             const uint32_t *vals_in, uint32_t *vals_out, size_t m, int bits, cudaStream_t s);
 /* Buckets (nb XYZZ) of one window from its m sorted pairs, in slices of L:
  * chunks writes the runs inside a slice and 2 partials per slice (partial:
- * 2·ceil(m/L) XYZZ); fix writes the rest of the nb buckets (range: nb·8
- * bytes of scratch, the runs' bounds). */
+ * 2·ceil(m/L) XYZZ); fix writes the rest of the nb buckets (range: nb·12
+ * + 16 bytes of scratch: the runs' bounds, the long runs' list). */
 cudaError_t czk_gpu_launch_msm_chunks(int grp, const uint32_t *keys, const uint32_t *vals, size_t m, unsigned L,
                                      uint32_t nb, const void *bases, void *buckets, void *partial, cudaStream_t s);
 cudaError_t czk_gpu_launch_msm_fix(int grp, const uint32_t *keys, size_t m, unsigned L, uint32_t nb, void *range,
@@ -86,8 +95,10 @@ cudaError_t czk_gpu_launch_msm_segments(int grp, const void *buckets, unsigned W
  * two dividing nb/S): parts (2·W·S·k XYZZ) holds the parts' T and R. */
 cudaError_t czk_gpu_launch_msm_segments2(int grp, const void *buckets, unsigned W, uint32_t nb, unsigned S, unsigned k,
                                         void *parts, void *out, cudaStream_t s);
-/* out[t] (XYZZ) = Σ of the bases j in [tL, tL+L), j < m, with isone[j]. */
-cudaError_t czk_gpu_launch_msm_ones(int grp, const void *bases, const void *isone, size_t m, unsigned L, void *out,
+/* The ones' sum in czk_gpu_msm_ones_threads(grp, m) = T partials:
+ * out[t] (XYZZ) = Σ of the bases idx[i], i < m, i ≡ t (mod T). */
+size_t czk_gpu_msm_ones_threads(int grp, size_t m);
+cudaError_t czk_gpu_launch_msm_ones(int grp, const void *bases, const uint32_t *idx, size_t m, void *out,
                                    cudaStream_t s);
 /* out[t] = Σ in[tL .. tL+L), t < ceil(count/L) (XYZZ). */
 cudaError_t czk_gpu_launch_msm_xyzz_reduce(int grp, const void *in, size_t count, unsigned L, void *out,

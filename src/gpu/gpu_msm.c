@@ -4,13 +4,17 @@
  * over the group through a table of sizes and host point functions.
  *
  * One call: upload the scalars (and the density words with their per-word
- * ranks), prep (canonical scalars by base index, ones set apart); per window
- * of c bits: digits, CUB radix sort by bucket (on a second stream, a
- * window ahead), chunks + fix (bucket sums);
+ * ranks), prep (canonical scalars by base index, classed 0 / 1 / big and
+ * counted); compaction (CUB select: the ones' and the big scalars' base
+ * indices, the big scalars gathered when at most half are big; skipped
+ * when all are big); the ones' sum (a flat pass over their list, then a
+ * tree of partial sums); Pippenger over the m_big big scalars only, c
+ * chosen from m_big: per window of c bits: digits, CUB radix sort by
+ * bucket (on a second stream, a window ahead), chunks + fix (bucket sums);
  * then segments (per window, S segments of G = 2^(c-1)/S buckets: T_s =
  * Σ (i+1)·B_(sG+i), R_s = Σ B_(sG+i), S = 64; for G2 in two steps, segments2,
  * S = 32 segments of 32 parts each, and for G1 too when a segment has
- * more than 256 buckets) and the ones' sum. The host finishes
+ * more than 256 buckets). The host finishes
  * each window as Σ_s T_s + G·Σ_s s·R_s (a running sum over s), which is
  * Σ_k (k+1)·B_k, and combines the windows by Horner (c doublings each):
  * about 3·S + c additions or doublings per window. The _dev entry points
@@ -114,11 +118,13 @@ static int msm_window(size_t m, int grp) {
 
 /* CZK_GPU_MSM_PROFILE=1: each stage is waited for and its time printed to
  * stderr (for tuning; it slows the call). */
+enum { P_PREP, P_COMPACT, P_ONES, P_SORT, P_CHUNKS, P_FIX, P_SEGMENTS, P_HOST, P_COUNT };
 typedef struct {
     int on;
-    double t0, acc[6];
+    double t0, acc[P_COUNT];
 } msm_prof;
-static const char *prof_name[6] = {"upload+prep", "digits+sort", "chunks", "fix", "segments+ones", "host"};
+static const char *prof_name[P_COUNT] = {"upload+prep", "compact", "ones", "digits+sort",
+                                         "chunks",      "fix",     "segments", "host"};
 
 static double prof_now(void) {
     struct timespec ts;
@@ -134,8 +140,9 @@ static void prof_mark(msm_prof *p, int stage, cudaStream_t st) {
     p->t0 = t;
 }
 
-enum { B_SCALARS, B_WORDS, B_PREFIX, B_SCAL, B_ISONE, B_KIN, B_KOUT, B_VIN, B_VOUT, B_TEMP,
-       B_PART, B_BUCK, B_SEG, B_ONES0, B_ONES1, B_JAC, B_PARTS, B_KOUT2, B_VOUT2, B_RANGE, B_COUNT };
+enum { B_SCALARS, B_WORDS, B_PREFIX, B_SCAL, B_CLS, B_CNT, B_SELTEMP, B_ONESIDX, B_BIGIDX, B_SCALBIG, B_KIN,
+       B_KOUT, B_VIN, B_VOUT, B_TEMP, B_PART, B_BUCK, B_SEG, B_ONES0, B_ONES1, B_JAC, B_PARTS, B_KOUT2, B_VOUT2,
+       B_RANGE, B_COUNT };
 
 typedef struct {
     czk_gpu *g;
@@ -197,7 +204,15 @@ static void msm_shape(const msm_group *G, int c, unsigned *W, uint32_t *nb, unsi
 /* The MSM over device bases (nset of them used) and device scalars (n
  * Montgomery czk_fr); arguments checked, nset > 0, the device current. When
  * scal_bytes > 0 the call owns dscalars (scal_bytes allocated against g's
- * cap) and frees it after the first kernel or on error. */
+ * cap) and frees it after the first kernel or on error.
+ *
+ * After prep, the scalars are compacted by class: the ones' base indices
+ * (their sum: msm_ones_kernel, flat over the list) and, unless every
+ * scalar is big (neither 0 nor 1), the big ones' indices; Pippenger runs
+ * over the m_big big scalars only, its window chosen from m_big. With at
+ * most half of them big, their canonical scalars are gathered into a dense
+ * array (and the full one freed); else digits reads them through the index
+ * list. */
 static czk_err msm_core(czk_gpu *g, const msm_group *G, void *r, const void *dbases, const void *dscalars,
                         size_t scal_bytes, size_t n, const czk_bitmap *density, size_t nset, char *msg,
                         size_t msglen) {
@@ -214,23 +229,19 @@ static czk_err msm_core(czk_gpu *g, const msm_group *G, void *r, const void *dba
     unsigned long long *prefix = NULL;
     char *seg = NULL;
     const size_t xb = czk_gpu_msm_xyzz_bytes(G->grp), jb = G->jac_bytes;
-    int c = msm_window(nset, G->grp);
-    unsigned W, S, K;
-    uint32_t nb;
-    msm_shape(G, c, &W, &nb, &S, &K);
-    /* about 2^17 threads per window for the chunks kernel (two waves on an H200) */
-    size_t L = nset >> 17;
-    L = L < 4 ? 4 : L > MSM_SLICE_MAX ? MSM_SLICE_MAX : L;
-    const size_t nch = (nset + L - 1) / L, nones1 = (nch + L - 1) / L;
+    int c = 0;
+    size_t L = 0, mones = 0, mbig = 0;
     msm_prof prof;
     memset(&prof, 0, sizeof prof);
     const char *penv = getenv("CZK_GPU_MSM_PROFILE");
     prof.on = penv && penv[0] == '1';
     prof.t0 = prof_now();
 
-    /* canonical scalars */
+    /* canonical scalars, their classes and counts */
     CKE(buf_alloc(&b, B_SCAL, nset * sizeof(czk_fr), "the MSM scalars", msg, msglen));
-    CKE(buf_alloc(&b, B_ISONE, nset, "the MSM scalars", msg, msglen));
+    CKE(buf_alloc(&b, B_CLS, nset, "the MSM scalars", msg, msglen));
+    CKE(buf_alloc(&b, B_CNT, 4 * sizeof(uint32_t), "the MSM scalars", msg, msglen));
+    CKM(cudaMemsetAsync(b.p[B_CNT], 0, 4 * sizeof(uint32_t), st), "the MSM prep kernel");
     if (density) {
         size_t nw = (n + 63) / 64;
         prefix = malloc(nw * sizeof *prefix);
@@ -248,116 +259,177 @@ static czk_err msm_core(czk_gpu *g, const msm_group *G, void *r, const void *dba
         CKM(cudaMemcpyAsync(b.p[B_WORDS], density->words, nw * 8, cudaMemcpyHostToDevice, st), "density upload");
         CKM(cudaMemcpyAsync(b.p[B_PREFIX], prefix, nw * 8, cudaMemcpyHostToDevice, st), "density upload");
     }
-    CKM(czk_gpu_launch_msm_prep(dscalars, n, b.p[B_WORDS], b.p[B_PREFIX], b.p[B_SCAL], b.p[B_ISONE], 1, st),
+    uint32_t cnt[2] = {0, 0};
+    CKM(czk_gpu_launch_msm_prep(dscalars, n, b.p[B_WORDS], b.p[B_PREFIX], b.p[B_SCAL], b.p[B_CLS], 1, b.p[B_CNT],
+                                st),
         "the MSM prep kernel");
+    CKM(cudaMemcpyAsync(cnt, b.p[B_CNT], sizeof cnt, cudaMemcpyDeviceToHost, st), "the MSM prep kernel");
     CKM(cudaStreamSynchronize(st), "the MSM prep kernel");
-    prof_mark(&prof, 0, st);
+    prof_mark(&prof, P_PREP, st);
     buf_free(&b, B_SCALARS);
     buf_free(&b, B_WORDS);
     buf_free(&b, B_PREFIX);
+    mones = cnt[0];
+    mbig = cnt[1];
+    if (mones + mbig > nset) {
+        e = msm_fail(msg, msglen, CZK_ERR_IO, "GPU MSM: inconsistent scalar counts");
+        goto out;
+    }
 
-    /* buckets */
-    size_t temp_bytes = 0;
-    CKM(czk_gpu_msm_sort(NULL, &temp_bytes, NULL, NULL, NULL, NULL, nset, c, st), "the MSM sort (size)");
-    CKE(buf_alloc(&b, B_KIN, nset * 4, "the MSM digits", msg, msglen));
-    CKE(buf_alloc(&b, B_KOUT, nset * 4, "the MSM digits", msg, msglen));
-    CKE(buf_alloc(&b, B_VIN, nset * 4, "the MSM digits", msg, msglen));
-    CKE(buf_alloc(&b, B_VOUT, nset * 4, "the MSM digits", msg, msglen));
-    CKE(buf_alloc(&b, B_TEMP, temp_bytes, "the MSM sort", msg, msglen));
-    CKE(buf_alloc(&b, B_PART, 2 * nch * xb, "the MSM partial sums", msg, msglen));
-    e = buf_alloc(&b, B_BUCK, (size_t)W * nb * xb, "the MSM buckets", msg, msglen);
-    if (e == CZK_ERR_NO_MEMORY && c > 16) { /* the wide windows' buckets do not fit: 16 bits */
-        c = 16;
-        msm_shape(G, c, &W, &nb, &S, &K);
-        e = buf_alloc(&b, B_BUCK, (size_t)W * nb * xb, "the MSM buckets", msg, msglen);
-    }
-    if (e != CZK_OK) goto out;
-    CKE(buf_alloc(&b, B_SEG, 2 * (size_t)W * S * jb, "the MSM window sums", msg, msglen));
-    CKE(buf_alloc(&b, B_ONES0, nch * xb, "the MSM ones", msg, msglen));
-    CKE(buf_alloc(&b, B_ONES1, nones1 * xb, "the MSM ones", msg, msglen));
-    CKE(buf_alloc(&b, B_JAC, jb, "the MSM ones", msg, msglen));
-    if (K) CKE(buf_alloc(&b, B_PARTS, 2 * (size_t)W * S * K * xb, "the MSM window sums", msg, msglen));
-    CKE(buf_alloc(&b, B_RANGE, (size_t)nb * 8, "the MSM buckets", msg, msglen));
-    /* Windows: digits and sort on a second stream st2 into one of two sorted
-     * pair buffers while the bucket kernels of the window before run on st
-     * (the sort is memory bound, the buckets compute bound); events order
-     * them both ways. Profiled, or without the memory for the second
-     * buffer: one stream, one buffer. */
-    if (!prof.on) {
-        e = buf_alloc(&b, B_KOUT2, nset * 4, "the MSM digits", msg, msglen);
-        if (e == CZK_OK) e = buf_alloc(&b, B_VOUT2, nset * 4, "the MSM digits", msg, msglen);
-        if (e == CZK_ERR_NO_MEMORY) {
-            buf_free(&b, B_KOUT2);
-            buf_free(&b, B_VOUT2);
-            e = CZK_OK;
+    /* compaction */
+    const void *dscal = b.p[B_SCAL];
+    const uint32_t *bidx = NULL;
+    const int gather = mbig < nset && 2 * mbig > nset; /* digits reads scal[bidx[i]] */
+    if (mones || (mbig && mbig < nset)) {
+        size_t tb = 0;
+        CKM(czk_gpu_msm_select(NULL, &tb, b.p[B_CLS], 1, NULL, NULL, nset, st), "the MSM select (size)");
+        CKE(buf_alloc(&b, B_SELTEMP, tb ? tb : 1, "the MSM select", msg, msglen));
+        uint32_t *dcnt = b.p[B_CNT];
+        if (mones) {
+            size_t t = tb;
+            CKE(buf_alloc(&b, B_ONESIDX, mones * 4, "the MSM ones", msg, msglen));
+            CKM(czk_gpu_msm_select(b.p[B_SELTEMP], &t, b.p[B_CLS], 1, b.p[B_ONESIDX], dcnt + 2, nset, st),
+                "the MSM select");
         }
-        if (e != CZK_OK) goto out;
-    }
-    if (b.p[B_VOUT2]) {
-        CKM(cudaStreamCreateWithFlags(&st2, cudaStreamNonBlocking), "the MSM sort stream");
-        for (int k = 0; k < 4; k++)
-            CKM(cudaEventCreateWithFlags(&ev[k], cudaEventDisableTiming), "the MSM sort events");
-    }
-    for (unsigned w = 0; w < W; w++) {
-        const int bi = st2 ? (int)(w & 1) : 0; /* ev[bi]: pairs bi sorted, ev[2 + bi]: pairs bi used */
-        uint32_t *kin = b.p[B_KIN], *vin = b.p[B_VIN];
-        uint32_t *kout = b.p[bi ? B_KOUT2 : B_KOUT], *vout = b.p[bi ? B_VOUT2 : B_VOUT];
-        cudaStream_t ss = st2 ? st2 : st;
-        void *buck = (char *)b.p[B_BUCK] + (size_t)w * nb * xb;
-        size_t tb = temp_bytes;
-        if (st2 && w >= 2) CKM(cudaStreamWaitEvent(st2, ev[2 + bi], 0), "the MSM sort stream");
-        CKM(czk_gpu_launch_msm_digits(b.p[B_SCAL], nset, (int)w, c, kin, vin, ss), "the MSM digit kernel");
-        CKM(czk_gpu_msm_sort(b.p[B_TEMP], &tb, kin, kout, vin, vout, nset, c, ss), "the MSM sort");
-        if (st2) {
-            CKM(cudaEventRecord(ev[bi], st2), "the MSM sort stream");
-            CKM(cudaStreamWaitEvent(st, ev[bi], 0), "the MSM sort stream");
+        if (mbig && mbig < nset) {
+            size_t t = tb;
+            CKE(buf_alloc(&b, B_BIGIDX, mbig * 4, "the MSM digits", msg, msglen));
+            CKM(czk_gpu_msm_select(b.p[B_SELTEMP], &t, b.p[B_CLS], 2, b.p[B_BIGIDX], dcnt + 3, nset, st),
+                "the MSM select");
+            bidx = b.p[B_BIGIDX];
+            if (!gather) {
+                CKE(buf_alloc(&b, B_SCALBIG, mbig * sizeof(czk_fr), "the MSM scalars", msg, msglen));
+                CKM(czk_gpu_launch_msm_gather(b.p[B_SCAL], bidx, mbig, b.p[B_SCALBIG], st), "the MSM gather");
+            }
         }
-        prof_mark(&prof, 1, st);
-        CKM(czk_gpu_launch_msm_chunks(G->grp, kout, vout, nset, (unsigned)L, nb, dbases, buck, b.p[B_PART], st),
-            "the MSM bucket kernel");
-        prof_mark(&prof, 2, st);
-        CKM(czk_gpu_launch_msm_fix(G->grp, kout, nset, (unsigned)L, nb, b.p[B_RANGE], buck, b.p[B_PART], st),
-            "the MSM bucket kernel");
-        prof_mark(&prof, 3, st);
-        if (st2) CKM(cudaEventRecord(ev[2 + bi], st), "the MSM sort stream");
+        CKM(cudaStreamSynchronize(st), "the MSM select");
+        buf_free(&b, B_SELTEMP);
+        if (b.p[B_SCALBIG]) {
+            buf_free(&b, B_SCAL);
+            dscal = b.p[B_SCALBIG];
+        }
     }
-    if (K)
-        CKM(czk_gpu_launch_msm_segments2(G->grp, b.p[B_BUCK], W, nb, S, K, b.p[B_PARTS], b.p[B_SEG], st),
-            "the MSM segment kernels");
-    else
-        CKM(czk_gpu_launch_msm_segments(G->grp, b.p[B_BUCK], W, nb, S, b.p[B_SEG], st), "the MSM segment kernel");
-    /* ones: slices of L, then sums of L partials until one is left */
-    CKM(czk_gpu_launch_msm_ones(G->grp, dbases, b.p[B_ISONE], nset, (unsigned)L, b.p[B_ONES0], st),
-        "the MSM ones kernel");
-    {
+    buf_free(&b, B_CLS);
+    if (!mbig) buf_free(&b, B_SCAL);
+    prof_mark(&prof, P_COMPACT, st);
+
+    /* ones: T partials (a flat sum over their list), then sums of 16 partials until one is left */
+    if (mones) {
+        const size_t T = czk_gpu_msm_ones_threads(G->grp, mones), LR = 16;
+        CKE(buf_alloc(&b, B_ONES0, T * xb, "the MSM ones", msg, msglen));
+        CKE(buf_alloc(&b, B_ONES1, (T + LR - 1) / LR * xb, "the MSM ones", msg, msglen));
+        CKE(buf_alloc(&b, B_JAC, jb, "the MSM ones", msg, msglen));
+        CKM(czk_gpu_launch_msm_ones(G->grp, dbases, b.p[B_ONESIDX], mones, b.p[B_ONES0], st), "the MSM ones kernel");
         void *in = b.p[B_ONES0], *o = b.p[B_ONES1];
-        for (size_t cnt = nch; cnt > 1; cnt = (cnt + L - 1) / L) {
-            CKM(czk_gpu_launch_msm_xyzz_reduce(G->grp, in, cnt, (unsigned)L, o, st), "the MSM ones kernel");
+        for (size_t k = T; k > 1; k = (k + LR - 1) / LR) {
+            CKM(czk_gpu_launch_msm_xyzz_reduce(G->grp, in, k, (unsigned)LR, o, st), "the MSM ones kernel");
             void *t = in;
             in = o;
             o = t;
         }
         CKM(czk_gpu_launch_msm_to_jac(G->grp, in, b.p[B_JAC], st), "the MSM ones kernel");
+        prof_mark(&prof, P_ONES, st);
     }
-    seg = malloc(2 * (size_t)W * S * jb);
-    if (!seg) {
-        e = msm_fail(msg, msglen, CZK_ERR_NO_MEMORY, "out of host memory");
-        goto out;
+
+    /* Pippenger over the big scalars */
+    unsigned W = 0, S = 0, K = 0;
+    uint32_t nb = 0;
+    if (mbig) {
+        c = msm_window(mbig, G->grp);
+        msm_shape(G, c, &W, &nb, &S, &K);
+        /* about 2^17 threads per window for the chunks kernel (two waves on an H200) */
+        L = mbig >> 17;
+        L = L < 4 ? 4 : L > MSM_SLICE_MAX ? MSM_SLICE_MAX : L;
+        const size_t nch = (mbig + L - 1) / L;
+        size_t temp_bytes = 0;
+        CKM(czk_gpu_msm_sort(NULL, &temp_bytes, NULL, NULL, NULL, NULL, mbig, c, st), "the MSM sort (size)");
+        CKE(buf_alloc(&b, B_KIN, mbig * 4, "the MSM digits", msg, msglen));
+        CKE(buf_alloc(&b, B_KOUT, mbig * 4, "the MSM digits", msg, msglen));
+        CKE(buf_alloc(&b, B_VIN, mbig * 4, "the MSM digits", msg, msglen));
+        CKE(buf_alloc(&b, B_VOUT, mbig * 4, "the MSM digits", msg, msglen));
+        CKE(buf_alloc(&b, B_TEMP, temp_bytes, "the MSM sort", msg, msglen));
+        CKE(buf_alloc(&b, B_PART, 2 * nch * xb, "the MSM partial sums", msg, msglen));
+        e = buf_alloc(&b, B_BUCK, (size_t)W * nb * xb, "the MSM buckets", msg, msglen);
+        if (e == CZK_ERR_NO_MEMORY && c > 16) { /* the wide windows' buckets do not fit: 16 bits */
+            c = 16;
+            msm_shape(G, c, &W, &nb, &S, &K);
+            e = buf_alloc(&b, B_BUCK, (size_t)W * nb * xb, "the MSM buckets", msg, msglen);
+        }
+        if (e != CZK_OK) goto out;
+        CKE(buf_alloc(&b, B_SEG, 2 * (size_t)W * S * jb, "the MSM window sums", msg, msglen));
+        if (K) CKE(buf_alloc(&b, B_PARTS, 2 * (size_t)W * S * K * xb, "the MSM window sums", msg, msglen));
+        CKE(buf_alloc(&b, B_RANGE, (size_t)nb * 12 + 16, "the MSM buckets", msg, msglen));
+        /* Windows: digits and sort on a second stream st2 into one of two sorted
+         * pair buffers while the bucket kernels of the window before run on st
+         * (the sort is memory bound, the buckets compute bound); events order
+         * them both ways. Profiled, or without the memory for the second
+         * buffer: one stream, one buffer. */
+        if (!prof.on) {
+            e = buf_alloc(&b, B_KOUT2, mbig * 4, "the MSM digits", msg, msglen);
+            if (e == CZK_OK) e = buf_alloc(&b, B_VOUT2, mbig * 4, "the MSM digits", msg, msglen);
+            if (e == CZK_ERR_NO_MEMORY) {
+                buf_free(&b, B_KOUT2);
+                buf_free(&b, B_VOUT2);
+                e = CZK_OK;
+            }
+            if (e != CZK_OK) goto out;
+        }
+        if (b.p[B_VOUT2]) {
+            CKM(cudaStreamCreateWithFlags(&st2, cudaStreamNonBlocking), "the MSM sort stream");
+            for (int k = 0; k < 4; k++)
+                CKM(cudaEventCreateWithFlags(&ev[k], cudaEventDisableTiming), "the MSM sort events");
+        }
+        for (unsigned w = 0; w < W; w++) {
+            const int bi = st2 ? (int)(w & 1) : 0; /* ev[bi]: pairs bi sorted, ev[2 + bi]: pairs bi used */
+            uint32_t *kin = b.p[B_KIN], *vin = b.p[B_VIN];
+            uint32_t *kout = b.p[bi ? B_KOUT2 : B_KOUT], *vout = b.p[bi ? B_VOUT2 : B_VOUT];
+            cudaStream_t ss = st2 ? st2 : st;
+            void *buck = (char *)b.p[B_BUCK] + (size_t)w * nb * xb;
+            size_t tb = temp_bytes;
+            if (st2 && w >= 2) CKM(cudaStreamWaitEvent(st2, ev[2 + bi], 0), "the MSM sort stream");
+            CKM(czk_gpu_launch_msm_digits(dscal, bidx, gather, mbig, (int)w, c, kin, vin, ss), "the MSM digit kernel");
+            CKM(czk_gpu_msm_sort(b.p[B_TEMP], &tb, kin, kout, vin, vout, mbig, c, ss), "the MSM sort");
+            if (st2) {
+                CKM(cudaEventRecord(ev[bi], st2), "the MSM sort stream");
+                CKM(cudaStreamWaitEvent(st, ev[bi], 0), "the MSM sort stream");
+            }
+            prof_mark(&prof, P_SORT, st);
+            CKM(czk_gpu_launch_msm_chunks(G->grp, kout, vout, mbig, (unsigned)L, nb, dbases, buck, b.p[B_PART], st),
+                "the MSM bucket kernel");
+            prof_mark(&prof, P_CHUNKS, st);
+            CKM(czk_gpu_launch_msm_fix(G->grp, kout, mbig, (unsigned)L, nb, b.p[B_RANGE], buck, b.p[B_PART], st),
+                "the MSM bucket kernel");
+            prof_mark(&prof, P_FIX, st);
+            if (st2) CKM(cudaEventRecord(ev[2 + bi], st), "the MSM sort stream");
+        }
+        if (K)
+            CKM(czk_gpu_launch_msm_segments2(G->grp, b.p[B_BUCK], W, nb, S, K, b.p[B_PARTS], b.p[B_SEG], st),
+                "the MSM segment kernels");
+        else
+            CKM(czk_gpu_launch_msm_segments(G->grp, b.p[B_BUCK], W, nb, S, b.p[B_SEG], st),
+                "the MSM segment kernel");
+        seg = malloc(2 * (size_t)W * S * jb);
+        if (!seg) {
+            e = msm_fail(msg, msglen, CZK_ERR_NO_MEMORY, "out of host memory");
+            goto out;
+        }
+        CKM(cudaMemcpyAsync(seg, b.p[B_SEG], 2 * (size_t)W * S * jb, cudaMemcpyDeviceToHost, st),
+            "download of the window sums");
     }
     msm_point ones;
-    CKM(cudaMemcpyAsync(seg, b.p[B_SEG], 2 * (size_t)W * S * jb, cudaMemcpyDeviceToHost, st),
-        "download of the window sums");
-    CKM(cudaMemcpyAsync(&ones, b.p[B_JAC], jb, cudaMemcpyDeviceToHost, st), "download of the ones' sum");
+    G->set_inf(&ones);
+    if (mones)
+        CKM(cudaMemcpyAsync(&ones, b.p[B_JAC], jb, cudaMemcpyDeviceToHost, st), "download of the ones' sum");
     CKM(cudaStreamSynchronize(st), "the MSM kernels");
-    prof_mark(&prof, 4, st);
+    prof_mark(&prof, P_SEGMENTS, st);
 
     /* host: windows, then Horner */
     {
-        unsigned glog = 0;
-        while ((1u << glog) < nb / S) glog++;
         msm_point acc, sum_t, run, wacc;
         G->set_inf(&acc);
-        for (unsigned w = W; w-- > 0;) {
+        unsigned glog = 0;
+        while (mbig && (1u << glog) < nb / S) glog++;
+        for (unsigned w = W; mbig && w-- > 0;) {
             if (w != W - 1)
                 for (int k = 0; k < c; k++) G->dbl(&acc, &acc);
             const char *ws = seg + 2 * (size_t)w * S * jb;
@@ -378,10 +450,12 @@ static czk_err msm_core(czk_gpu *g, const msm_group *G, void *r, const void *dba
         G->add(&acc, &acc, &ones);
         memcpy(r, &acc, jb);
     }
-    prof_mark(&prof, 5, st);
+    prof_mark(&prof, P_HOST, st);
     if (prof.on) {
-        fprintf(stderr, "gpu msm g%d n=%zu m=%zu c=%d slice=%zu:", G->grp + 1, n, nset, c, L);
-        for (int k = 0; k < 6; k++) fprintf(stderr, " %s %.2f ms%s", prof_name[k], prof.acc[k], k < 5 ? "," : "\n");
+        fprintf(stderr, "gpu msm g%d n=%zu m=%zu big=%zu ones=%zu c=%d slice=%zu:", G->grp + 1, n, nset, mbig, mones,
+                c, L);
+        for (int k = 0; k < P_COUNT; k++)
+            fprintf(stderr, " %s %.2f ms%s", prof_name[k], prof.acc[k], k < P_COUNT - 1 ? "," : "\n");
     }
 out:
     if (e != CZK_OK) {

@@ -3,13 +3,16 @@
  * gpu_msm.c, the launchers' contracts in gpu_internal.h (grp 0: G1, 1: G2).
  *
  * Per call: prep turns the (density-filtered) Montgomery scalars into
- * canonical ones indexed like the bases, setting the ones apart; per window,
- * digits writes (bucket, point) pairs, CUB sorts them by bucket, chunks sums
+ * canonical ones indexed like the bases, classed (0, 1, big) and counted;
+ * select lists the ones' and the big scalars' indices (gather packs the
+ * big scalars); per window, digits writes (bucket, point) pairs for the
+ * big scalars, CUB sorts them by bucket, chunks sums
  * fixed-length slices of the sorted list (runs wholly inside a slice go to
  * their bucket, runs crossing a slice edge to two partial slots per slice)
  * and fix completes the buckets whose run crossed an edge; then segments
  * reduces each window's buckets in 2^k-bucket segments (running sums) for
- * the host to finish, and ones / xyzz_reduce sum the ones' bases.
+ * the host to finish, and ones / xyzz_reduce sum the ones' bases (a flat
+ * pass over their index list, then a tree).
  *
  * This file: the scalar kernels, the sort, and the point kernels for G1; the
  * point kernels are in msm_kernels.cuh, their G2 instances in msm_g2.cu.
@@ -18,6 +21,8 @@
  * product; inlined, they spill). */
 #include <cuda_runtime.h>
 #include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_select.cuh>
+#include <thrust/iterator/counting_iterator.h>
 
 #include "fr.cuh"
 #include "gpu_internal.h"
@@ -25,37 +30,54 @@
 
 /* prep: i < n; words / prefix NULL without a density map. The canonical
  * value is s·1 (Montgomery reduction of s); the scalar 1 (split01) is
- * flagged and stored as 0, so it makes no digits. */
-__global__ void msm_prep_kernel(const fr_t *scalars, size_t n, const unsigned long long *words,
-                                const unsigned long long *prefix, fr_t *scal, uint8_t *isone, int split01) {
+ * class 1 and stored as 0, so it makes no digits; 0 is class 0, the rest
+ * class 2. count: the block's class 1 and 2 scalars added (one atomic per
+ * block and class), so every thread reaches the block's counts. */
+__global__ void __launch_bounds__(256) msm_prep_kernel(const fr_t *scalars, size_t n, const unsigned long long *words,
+                                                       const unsigned long long *prefix, fr_t *scal, uint8_t *cls,
+                                                       int split01, uint32_t *count) {
     const size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
-    if (i >= n) return;
+    bool in = i < n;
     size_t j = i;
-    if (words) {
+    if (in && words) {
         const unsigned long long w = words[i >> 6], below = (1ull << (i & 63)) - 1;
-        if (!((w >> (i & 63)) & 1)) return;
+        in = (w >> (i & 63)) & 1;
         j = (size_t)prefix[i >> 6] + (size_t)__popcll(w & below);
     }
-    fr_t one;
+    int k = 0;
+    if (in) {
+        fr_t one;
 #pragma unroll
-    for (int k = 0; k < 8; k++) one.l[k] = k == 0;
-    fr_t c = fr_mul(fr_ldg(scalars + i), one);
-    uint32_t hi = 0;
+        for (int q = 0; q < 8; q++) one.l[q] = q == 0;
+        fr_t c = fr_mul(fr_ldg(scalars + i), one);
+        uint32_t hi = 0;
 #pragma unroll
-    for (int k = 1; k < 8; k++) hi |= c.l[k];
-    const bool is1 = split01 && hi == 0 && c.l[0] == 1;
-    if (is1) c.l[0] = 0;
-    fr_store(scal + j, c);
-    isone[j] = is1;
+        for (int q = 1; q < 8; q++) hi |= c.l[q];
+        const bool is1 = split01 && hi == 0 && c.l[0] == 1;
+        if (is1) c.l[0] = 0;
+        k = is1 ? 1 : (hi == 0 && c.l[0] == 0) ? 0 : 2;
+        fr_store(scal + j, c);
+        cls[j] = (uint8_t)k;
+    }
+    if (count) {
+        const int n1 = __syncthreads_count(k == 1), n2 = __syncthreads_count(k == 2);
+        if (threadIdx.x == 0) {
+            if (n1) atomicAdd(count, (uint32_t)n1);
+            if (n2) atomicAdd(count + 1, (uint32_t)n2);
+        }
+    }
 }
 
 /* Booth digit of window w (see src/msm/pippenger.h): bits [cw-1, cw+c) of
  * k < 2^255 give d in [-2^(c-1), 2^(c-1)]; key |d|-1, or nb for d = 0;
- * val: the point's index, bit 31 set for d < 0. */
-__global__ void msm_digits_kernel(const uint32_t *scal, size_t m, int w, int c, uint32_t *keys, uint32_t *vals) {
-    const size_t j = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
-    if (j >= m) return;
-    const uint32_t *k = scal + 8 * j;
+ * val: the point's index (idx[i], or i), bit 31 set for d < 0; k is
+ * scal[idx[i]] when gather, else scal[i]. */
+__global__ void msm_digits_kernel(const uint32_t *scal, const uint32_t *idx, int gather, size_t m, int w, int c,
+                                  uint32_t *keys, uint32_t *vals) {
+    const size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (i >= m) return;
+    const uint32_t j = idx ? __ldg(idx + i) : (uint32_t)i;
+    const uint32_t *k = scal + 8 * (size_t)(gather ? j : (uint32_t)i);
     const int lo = c * w - 1;
     unsigned long long v;
     if (lo < 0) {
@@ -70,23 +92,53 @@ __global__ void msm_digits_kernel(const uint32_t *scal, size_t m, int w, int c, 
     const int top = (int)(v >> c);
     const int d = (int)(v >> 1) + (int)(v & 1) - (top << c);
     const uint32_t nb = 1u << (c - 1);
-    keys[j] = d == 0 ? nb : (uint32_t)(d > 0 ? d : -d) - 1;
-    vals[j] = (uint32_t)j | (d < 0 ? 0x80000000u : 0u);
+    keys[i] = d == 0 ? nb : (uint32_t)(d > 0 ? d : -d) - 1;
+    vals[i] = j | (d < 0 ? 0x80000000u : 0u);
 }
+
+/* out[i] = scal[idx[i]], 32 B each */
+__global__ void msm_gather_kernel(const uint4 *scal, const uint32_t *idx, size_t m, uint4 *out) {
+    const size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (i >= m) return;
+    const size_t j = __ldg(idx + i);
+    const uint4 a = __ldg(scal + 2 * j), b = __ldg(scal + 2 * j + 1);
+    out[2 * i] = a;
+    out[2 * i + 1] = b;
+}
+
+/* the select's predicate over base indices: cls[j] == v */
+struct msm_cls_is {
+    const uint8_t *cls;
+    uint8_t v;
+    __host__ __device__ bool operator()(const uint32_t j) const { return cls[j] == v; }
+};
 
 extern "C" size_t czk_gpu_msm_xyzz_bytes(int grp) { return grp ? sizeof(g2_xyzz_t) : sizeof(g1_xyzz_t); }
 
 extern "C" cudaError_t czk_gpu_launch_msm_prep(const void *scalars, size_t n, const void *words, const void *prefix,
-                                               void *scal, void *isone, int split01, cudaStream_t s) {
+                                               void *scal, void *cls, int split01, uint32_t *count, cudaStream_t s) {
     msm_prep_kernel<<<blocks_for(n, 256), 256, 0, s>>>((const fr_t *)scalars, n, (const unsigned long long *)words,
                                                        (const unsigned long long *)prefix, (fr_t *)scal,
-                                                       (uint8_t *)isone, split01);
+                                                       (uint8_t *)cls, split01, count);
     return cudaGetLastError();
 }
 
-extern "C" cudaError_t czk_gpu_launch_msm_digits(const void *scal, size_t m, int w, int c, uint32_t *keys,
-                                                 uint32_t *vals, cudaStream_t s) {
-    msm_digits_kernel<<<blocks_for(m, 256), 256, 0, s>>>((const uint32_t *)scal, m, w, c, keys, vals);
+extern "C" cudaError_t czk_gpu_msm_select(void *temp, size_t *temp_bytes, const void *cls, int v, uint32_t *out,
+                                          uint32_t *nsel, size_t m, cudaStream_t s) {
+    msm_cls_is pred = {(const uint8_t *)cls, (uint8_t)v};
+    return cub::DeviceSelect::If(temp, *temp_bytes, thrust::counting_iterator<uint32_t>(0), out, nsel, (int)m, pred,
+                                 s);
+}
+
+extern "C" cudaError_t czk_gpu_launch_msm_gather(const void *scal, const uint32_t *idx, size_t m, void *out,
+                                                 cudaStream_t s) {
+    msm_gather_kernel<<<blocks_for(m, 256), 256, 0, s>>>((const uint4 *)scal, idx, m, (uint4 *)out);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t czk_gpu_launch_msm_digits(const void *scal, const uint32_t *idx, int gather, size_t m, int w,
+                                                 int c, uint32_t *keys, uint32_t *vals, cudaStream_t s) {
+    msm_digits_kernel<<<blocks_for(m, 256), 256, 0, s>>>((const uint32_t *)scal, idx, gather, m, w, c, keys, vals);
     return cudaGetLastError();
 }
 
@@ -125,9 +177,13 @@ extern "C" cudaError_t czk_gpu_launch_msm_segments2(int grp, const void *buckets
                : launch_segments2<fp_t, fpc_t>(buckets, W, nb, S, k, parts, out, s);
 }
 
-extern "C" cudaError_t czk_gpu_launch_msm_ones(int grp, const void *bases, const void *isone, size_t m, unsigned L,
-                                               void *out, cudaStream_t s) {
-    return grp ? czk_gpu_msm_g2_ones(bases, isone, m, L, out, s) : launch_ones<fp_t>(bases, isone, m, L, out, s);
+extern "C" size_t czk_gpu_msm_ones_threads(int grp, size_t m) {
+    return grp ? czk_gpu_msm_g2_ones_threads(m) : ones_threads<4>(m);
+}
+
+extern "C" cudaError_t czk_gpu_launch_msm_ones(int grp, const void *bases, const uint32_t *idx, size_t m, void *out,
+                                               cudaStream_t s) {
+    return grp ? czk_gpu_msm_g2_ones(bases, idx, m, out, s) : launch_ones<fp_t, 4>(bases, idx, m, out, s);
 }
 
 extern "C" cudaError_t czk_gpu_launch_msm_xyzz_reduce(int grp, const void *in, size_t count, unsigned L, void *out,

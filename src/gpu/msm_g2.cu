@@ -26,9 +26,11 @@ cudaError_t czk_gpu_msm_g2_segments2(const void *buckets, unsigned W, uint32_t n
     return launch_segments2<fp2c_t, fp2c_t>(buckets, W, nb, S, k, parts, out, s);
 }
 
-cudaError_t czk_gpu_msm_g2_ones(const void *bases, const void *isone, size_t m, unsigned L, void *out,
-                                cudaStream_t s) {
-    return launch_ones<fp2_t>(bases, isone, m, L, out, s);
+/* the ones' sum: as chunks, 2 blocks per SM */
+size_t czk_gpu_msm_g2_ones_threads(size_t m) { return ones_threads<2>(m); }
+
+cudaError_t czk_gpu_msm_g2_ones(const void *bases, const uint32_t *idx, size_t m, void *out, cudaStream_t s) {
+    return launch_ones<fp2_t, 2>(bases, idx, m, out, s);
 }
 
 cudaError_t czk_gpu_msm_g2_xyzz_reduce(const void *in, size_t count, unsigned L, void *out, cudaStream_t s) {

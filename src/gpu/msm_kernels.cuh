@@ -73,11 +73,21 @@ static __global__ void __launch_bounds__(256) msm_bounds_kernel(const uint32_t *
     if (i + 1 == m || keys[i + 1] != k) range[k].y = i + 1;
 }
 
+/* A bucket whose run crosses more than FIX_SERIAL slice edges is summed
+ * by a block of msm_fix_long_kernel, not by one thread (a window whose
+ * few buckets hold all the points, e.g. the top window when c does not
+ * divide 255 well, or repeated scalars, made the fix one long serial chain:
+ * 100 ms for 207K G1 points at c = 14). */
+#define FIX_SERIAL 32
+#define FIX_LONG_THREADS 128
+
 /* Bucket b < nb: infinity when empty; the sum of its partials when its run
- * crossed a slice edge; untouched otherwise (chunks wrote it). */
+ * crossed a slice edge (at most FIX_SERIAL; the longer ones are appended
+ * to list, *nlong of them); untouched otherwise (chunks wrote it). */
 template <class F>
 __global__ void __launch_bounds__(MSM_THREADS) msm_fix_kernel(const uint2 *range, unsigned L, uint32_t nb,
-                                                              xyzz_t<F> *buckets, const xyzz_t<F> *partial) {
+                                                              xyzz_t<F> *buckets, const xyzz_t<F> *partial,
+                                                              uint32_t *nlong, uint32_t *list) {
     const uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
     if (b >= nb) return;
     const uint2 r = range[b];
@@ -90,6 +100,10 @@ __global__ void __launch_bounds__(MSM_THREADS) msm_fix_kernel(const uint2 *range
     }
     const size_t t0 = s / L, t1 = (e - 1) / L;
     if (t0 == t1) return;
+    if (t1 - t0 > FIX_SERIAL) {
+        list[atomicAdd(nlong, 1u)] = b;
+        return;
+    }
     xyzz_load(acc, partial + 2 * t0 + (s == t0 * L ? 0 : 1));
     for (size_t t = t0 + 1; t <= t1; t++) {
         xyzz_t<F> q;
@@ -97,6 +111,41 @@ __global__ void __launch_bounds__(MSM_THREADS) msm_fix_kernel(const uint2 *range
         xyzz_add(acc, q);
     }
     xyzz_store(buckets + b, acc);
+}
+
+/* Block q (grid-stride over the *nlong listed buckets): the bucket's
+ * partials summed by FIX_LONG_THREADS threads (strided), then a tree in
+ * shared memory (half the block's points). */
+template <class F>
+__global__ void __launch_bounds__(FIX_LONG_THREADS) msm_fix_long_kernel(const uint2 *range, unsigned L,
+                                                                        const uint32_t *nlong, const uint32_t *list,
+                                                                        xyzz_t<F> *buckets,
+                                                                        const xyzz_t<F> *partial) {
+    __shared__ xyzz_t<F> sh[FIX_LONG_THREADS / 2];
+    const uint32_t n = *nlong;
+    const unsigned tid = threadIdx.x;
+    for (uint32_t q = blockIdx.x; q < n; q += gridDim.x) {
+        const uint32_t b = list[q];
+        const uint2 r = range[b];
+        const size_t s = r.x, e = r.y, t0 = s / L, t1 = (e - 1) / L;
+        xyzz_t<F> acc, p;
+        xyzz_set_inf(acc);
+        if (tid == 0) xyzz_load(acc, partial + 2 * t0 + (s == t0 * L ? 0 : 1));
+        for (size_t t = t0 + 1 + tid; t <= t1; t += FIX_LONG_THREADS) {
+            xyzz_load(p, partial + 2 * t);
+            xyzz_add(acc, p);
+        }
+        for (unsigned w = FIX_LONG_THREADS / 2; w > 0; w >>= 1) {
+            if (tid >= w && tid < 2 * w) xyzz_store(sh + (tid - w), acc);
+            __syncthreads();
+            if (tid < w) {
+                xyzz_load(p, sh + tid);
+                xyzz_add(acc, p);
+            }
+            __syncthreads();
+        }
+        if (tid == 0) xyzz_store(buckets + b, acc);
+    }
 }
 
 /* Thread (w, s): over the G = nb/S buckets B_i of segment s of window w,
@@ -171,18 +220,17 @@ __global__ void __launch_bounds__(MSM_THREADS) msm_combine_kernel(const xyzz_t<F
     xyzz_store_jac(out + 2 * t, acc);
 }
 
-/* Thread t: the sum of the bases j in [tL, tL+L) flagged as ones. */
-template <class F>
-__global__ void __launch_bounds__(MSM_THREADS) msm_ones_kernel(const aff_t<F> *bases, const uint8_t *isone, size_t m,
-                                                               unsigned L, xyzz_t<F> *out) {
-    const size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
-    const size_t start = t * L;
-    if (start >= m) return;
-    const size_t end = start + L < m ? start + L : m;
+/* The ones' sum, flat over their compacted base indices: thread t of T
+ * adds the bases idx[t], idx[t + T], … (every lane adds one base per
+ * iteration; a warp reads 32 consecutive indices, whose bases lie close
+ * together). MINB as chunks. */
+template <class F, int MINB>
+__global__ void __launch_bounds__(MSM_THREADS, MINB) msm_ones_kernel(const aff_t<F> *bases, const uint32_t *idx,
+                                                                  size_t m, xyzz_t<F> *out) {
+    const size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x, T = (size_t)gridDim.x * blockDim.x;
     xyzz_t<F> acc;
     xyzz_set_inf(acc);
-    for (size_t j = start; j < end; j++)
-        if (isone[j]) add_base(acc, bases, (uint32_t)j);
+    for (size_t i = t; i < m; i += T) add_base(acc, bases, __ldg(idx + i));
     xyzz_store(out + t, acc);
 }
 
@@ -220,18 +268,28 @@ static inline cudaError_t launch_chunks(const uint32_t *keys, const uint32_t *va
     return cudaGetLastError();
 }
 
-/* range: nb uint2 of scratch (the runs' bounds, msm_bounds_kernel) */
+/* range: nb·12 + 16 bytes of scratch: the runs' bounds (nb uint2,
+ * msm_bounds_kernel), the count of long runs (16 B) and their list (nb
+ * uint32). m / L slices. */
 template <class F>
 static inline cudaError_t launch_fix(const uint32_t *keys, size_t m, unsigned L, uint32_t nb, void *range,
                                      void *buckets, const void *partial, cudaStream_t s) {
-    cudaError_t ce = cudaMemsetAsync(range, 0, (size_t)nb * sizeof(uint2), s);
+    uint32_t *nlong = (uint32_t *)((char *)range + (size_t)nb * sizeof(uint2)), *list = nlong + 4;
+    cudaError_t ce = cudaMemsetAsync(range, 0, (size_t)nb * sizeof(uint2) + 16, s);
     if (ce != cudaSuccess) return ce;
     msm_bounds_kernel<<<blocks_for(m, 256), 256, 0, s>>>(keys, (uint32_t)m, nb, (uint2 *)range);
     ce = cudaGetLastError();
     if (ce != cudaSuccess) return ce;
     msm_fix_kernel<F><<<blocks_for(nb, MSM_THREADS), MSM_THREADS, 0, s>>>((const uint2 *)range, L, nb,
                                                                            (xyzz_t<F> *)buckets,
-                                                                           (const xyzz_t<F> *)partial);
+                                                                           (const xyzz_t<F> *)partial, nlong, list);
+    ce = cudaGetLastError();
+    if (ce != cudaSuccess) return ce;
+    /* at most one long run per FIX_SERIAL slices; 2 blocks per SM of an H200 at most */
+    const size_t slices = (m + L - 1) / L, most = slices / FIX_SERIAL + 1;
+    const unsigned grid = most < 264 ? (unsigned)most : 264;
+    msm_fix_long_kernel<F><<<grid, FIX_LONG_THREADS, 0, s>>>((const uint2 *)range, L, nlong, list,
+                                                            (xyzz_t<F> *)buckets, (const xyzz_t<F> *)partial);
     return cudaGetLastError();
 }
 
@@ -244,11 +302,22 @@ static inline cudaError_t launch_segments(const void *buckets, unsigned W, uint3
     return cudaGetLastError();
 }
 
-template <class F>
-static inline cudaError_t launch_ones(const void *bases, const void *isone, size_t m, unsigned L, void *out,
-                               cudaStream_t s) {
-    msm_ones_kernel<F><<<blocks_for((m + L - 1) / L, MSM_THREADS), MSM_THREADS, 0, s>>>(
-        (const aff_t<F> *)bases, (const uint8_t *)isone, m, L, (xyzz_t<F> *)out);
+/* The ones' threads: one wave of MINB blocks per SM, fewer for small m. */
+template <int MINB> static inline size_t ones_threads(size_t m) {
+    int dev = 0, sms = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) !=
+                                                  cudaSuccess || sms <= 0)
+        sms = 1;
+    const size_t wave = (size_t)sms * MINB * MSM_THREADS;
+    const size_t need = (m + MSM_THREADS - 1) / MSM_THREADS * MSM_THREADS;
+    return need < wave ? (need ? need : MSM_THREADS) : wave;
+}
+
+template <class F, int MINB>
+static inline cudaError_t launch_ones(const void *bases, const uint32_t *idx, size_t m, void *out, cudaStream_t s) {
+    const size_t T = ones_threads<MINB>(m);
+    msm_ones_kernel<F, MINB><<<(unsigned)(T / MSM_THREADS), MSM_THREADS, 0, s>>>((const aff_t<F> *)bases, idx, m,
+                                                                                (xyzz_t<F> *)out);
     return cudaGetLastError();
 }
 
@@ -287,8 +356,8 @@ cudaError_t czk_gpu_msm_g2_fix(const uint32_t *keys, size_t m, unsigned L, uint3
                                void *buckets, const void *partial, cudaStream_t s);
 cudaError_t czk_gpu_msm_g2_segments2(const void *buckets, unsigned W, uint32_t nb, unsigned S, unsigned k,
                                      void *parts, void *out, cudaStream_t s);
-cudaError_t czk_gpu_msm_g2_ones(const void *bases, const void *isone, size_t m, unsigned L, void *out,
-                                cudaStream_t s);
+size_t czk_gpu_msm_g2_ones_threads(size_t m);
+cudaError_t czk_gpu_msm_g2_ones(const void *bases, const uint32_t *idx, size_t m, void *out, cudaStream_t s);
 cudaError_t czk_gpu_msm_g2_xyzz_reduce(const void *in, size_t count, unsigned L, void *out, cudaStream_t s);
 cudaError_t czk_gpu_msm_g2_to_jac(const void *in, void *out, cudaStream_t s);
 

@@ -48,8 +48,11 @@ typedef GPU_MSM_CAT3(czk_, GPU_MSM_GROUP, _affine) gpu_msm_affine; /* czk_g1_aff
 static czk_rng rng;
 static czk_pool *pool;
 
-typedef enum { MIX_RANDOM, MIX_01, MIX_ZERO, MIX_ONE, MIX_MINUS_ONE, MIX_SMALL } scalar_mix;
-static const char *mix_name[] = {"random", "01", "zero", "one", "r-1", "small"};
+/* MIX_BITS: PoRep witness-shaped (47.5% zero, 47.5% one, 5% random);
+ * MIX_ALMOST: random but for 1 in 64 zero or one (the big scalars read
+ * through their index list, not gathered) */
+typedef enum { MIX_RANDOM, MIX_01, MIX_BITS, MIX_ALMOST, MIX_ZERO, MIX_ONE, MIX_MINUS_ONE, MIX_SMALL } scalar_mix;
+static const char *mix_name[] = {"random", "01", "bits", "almost", "zero", "one", "r-1", "small"};
 
 static void make_scalars(czk_fr *s, size_t n, scalar_mix mix) {
     czk_fr minus_one;
@@ -63,6 +66,16 @@ static void make_scalars(czk_fr *s, size_t n, scalar_mix mix) {
             else if (v % 20 < 16) czk_fr_set_one(&s[i]);
             else if (v % 20 < 19) czk_fr_random(&s[i], &rng);
             else s[i] = minus_one;
+            break;
+        case MIX_BITS:
+            if (v % 40 < 19) czk_fr_set_zero(&s[i]);
+            else if (v % 40 < 38) czk_fr_set_one(&s[i]);
+            else czk_fr_random(&s[i], &rng);
+            break;
+        case MIX_ALMOST:
+            if (v % 128 == 0) czk_fr_set_zero(&s[i]);
+            else if (v % 128 == 1) czk_fr_set_one(&s[i]);
+            else czk_fr_random(&s[i], &rng);
             break;
         case MIX_ZERO: czk_fr_set_zero(&s[i]); break;
         case MIX_ONE: czk_fr_set_one(&s[i]); break;
@@ -119,11 +132,11 @@ static void test_size(czk_gpu *g, size_t n, int all_mixes) {
     int before = test_failures;
     char what[64];
     for (int mix = 0; mix <= MIX_SMALL; mix++) {
-        if (!all_mixes && mix != MIX_RANDOM && mix != MIX_01) continue;
+        if (!all_mixes && mix != MIX_RANDOM && mix != MIX_01 && mix != MIX_BITS) continue;
         make_scalars(s, n, (scalar_mix)mix);
         snprintf(what, sizeof what, "%s", mix_name[mix]);
         check_one(g, what, b, s, n, NULL);
-        if (mix == MIX_RANDOM || mix == MIX_01) {
+        if (mix == MIX_RANDOM || mix == MIX_01 || mix == MIX_BITS) {
             czk_bitmap d;
             make_density(&d, n, mix == MIX_RANDOM ? 50 : 80);
             snprintf(what, sizeof what, "%s/density", mix_name[mix]);

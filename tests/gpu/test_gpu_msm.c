@@ -1,8 +1,10 @@
 /* The GPU G1 MSM (czk_gpu_msm_g1, czk_gpu_msm_g1_resident) against the CPU's
  * czk_msm_g1 on the same inputs, affine results compared byte for byte:
  * n = 1, 2, 3, 100, 1000, 2^10, 2^12, 2^16 + 3, 2^16, 2^20; random scalars,
- * 0/1-heavy scalars, all zero, all one, r - 1, small values (shared
- * buckets); random density bitmaps; bases at infinity; equal and opposite
+ * 0/1-heavy scalars (20% big: gathered; PoRep-shaped, 5% big; random but
+ * 1 in 64 zero or one: read through the index list), all zero (nothing
+ * big, no ones), all one (only ones), r - 1 (every scalar big), small
+ * values (shared buckets); random density bitmaps; bases at infinity; equal and opposite
  * bases (the doubling and cancellation cases of the bucket additions);
  * resident bases reused across calls; argument errors; out-of-memory under
  * tiny and medium caps (clean failure, nothing left on the device, the

@@ -2,8 +2,9 @@
  * czk_gpu_msm_g2_dev of src/gpu/gpu_internal.h) against the CPU's
  * czk_msm_g2 on the same inputs, affine results compared byte for byte:
  * n = 1, 2, 3, 100, 1000, 2^10, 2^12, 2^16 + 3, 2^16, 2^18, 2^20 (odd sizes
- * among them); random scalars, 0/1-heavy scalars, all zero, all one, r - 1,
- * small values (shared buckets); random density bitmaps; bases at infinity;
+ * among them); random scalars, 0/1-heavy scalars (also PoRep-shaped, and
+ * random with 1 in 64 zero or one), all zero, all one, r - 1, small values
+ * (shared buckets); random density bitmaps; bases at infinity;
  * equal and opposite bases. The _dev entry points of both groups against
  * the host-scalar ones (and their argument errors); argument errors;
  * out-of-memory under tiny and medium caps (CZK_ERR_NO_MEMORY, nothing left
