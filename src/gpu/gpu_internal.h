@@ -23,9 +23,11 @@ cudaError_t czk_gpu_launch_table(void *tw, const void *hi, const void *lo, unsig
  * b = 0): stages with half-sizes 2^(b+k-1) … 2^b. tw holds ω_N^e for
  * e < N/2, N = 2^tw_log >= 2^log_n, followed by the roots tables
  * (czk_gpu_launch_roots); inverse uses ω^-1. c_log columns per block
- * (c_log <= b, k + c_log <= 10). */
-cudaError_t czk_gpu_launch_dif_pass(void *x, unsigned log_n, unsigned b, unsigned k, unsigned c_log, const void *tw,
-                                    unsigned tw_log, int inverse, cudaStream_t s);
+ * (c_log <= b, k + c_log <= 10). dit: the same pass transposed; the DIF's
+ * passes run in the reverse order (from b = 0 up) take bit-reversed input
+ * to the transform in natural order. */
+cudaError_t czk_gpu_launch_pass(void *x, unsigned log_n, unsigned b, unsigned k, unsigned c_log, const void *tw,
+                                unsigned tw_log, int inverse, int dit, cudaStream_t s);
 
 /* The small root tables of the passes, czk_gpu_roots_count() elements
  * after the N/2 of tw (N = 2^tw_log), computed from those. */
@@ -38,8 +40,10 @@ cudaError_t czk_gpu_launch_roots(void *tw, unsigned tw_log, cudaStream_t s);
 cudaError_t czk_gpu_launch_bitrev(void *x, unsigned log_n, int mode, const void *scalar, const void *hi,
                                   const void *lo, unsigned s_log, cudaStream_t s);
 
-/* x[i] *= hi[i >> s_log]·lo[i & (2^s_log - 1)], i < n. */
-cudaError_t czk_gpu_launch_scale(void *x, size_t n, const void *hi, const void *lo, unsigned s_log, cudaStream_t s);
+/* x[i] *= hi[f >> s_log]·lo[f & (2^s_log - 1)], i < n, with f = i, or
+ * f = rev(i) on rev_log bits when rev_log > 0 (n = 2^rev_log). */
+cudaError_t czk_gpu_launch_scale(void *x, size_t n, const void *hi, const void *lo, unsigned s_log, unsigned rev_log,
+                                 cudaStream_t s);
 
 /* a[i] = a[i]·b[i] - c[i], i < n. */
 cudaError_t czk_gpu_launch_abc(void *a, const void *b, const void *c, size_t n, cudaStream_t s);

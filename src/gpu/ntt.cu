@@ -1,5 +1,6 @@
 /* czk — NTT kernels over Fr: radix-2^k decimation-in-frequency passes in
- * shared memory, a bit-reversal with per-position factors, and the
+ * shared memory and their transposes (decimation in time, bit-reversed in,
+ * natural out), a bit-reversal with per-position factors, and the
  * element-wise kernels of the H computation (see gpu_internal.h).
  *
  * A pass on bits [b, b+k) of chunks of m = 2^(b+k) points: a block loads
@@ -24,9 +25,17 @@ static __device__ __forceinline__ fr_t tw_get(const fr_t *tw, unsigned tw_log, u
     return fr_neg(fr_ldg(tw + (e - half)));
 }
 
-/* rt: the pass's roots ω_{2^k}^(±e), e < 2^(k-1) (roots_kernel) */
-__global__ void __launch_bounds__(512) dif_pass_kernel(fr_t *x, unsigned b, unsigned k, unsigned c_log,
-                                                       const fr_t *tw, unsigned tw_log, const fr_t *rt, int inverse) {
+/* rt: the pass's roots ω_{2^k}^(±e), e < 2^(k-1) (roots_kernel).
+ *
+ * DIT (false: the DIF pass above): the same pass transposed. The DIF
+ * network of all passes is P·F (F the DFT matrix, P the bit reversal), and
+ * its transpose F·P takes bit-reversed input to natural output. Transposing
+ * reverses the order of everything: passes from b = 0 upward, and in each
+ * the factor ω_m^(u·q) first, then the stages from the last to the first,
+ * each butterfly (x0 + x1, (x0 - x1)·w) becoming (x0 + w·x1, x0 - w·x1). */
+template <bool DIT>
+__global__ void __launch_bounds__(512) pass_kernel(fr_t *x, unsigned b, unsigned k, unsigned c_log, const fr_t *tw,
+                                                   unsigned tw_log, const fr_t *rt, int inverse) {
     extern __shared__ __align__(16) unsigned char smem_raw[];
     fr_t *sm = (fr_t *)smem_raw;
     const unsigned nthreads = 1u << (k + c_log - 1), tid = threadIdx.x;
@@ -39,33 +48,46 @@ __global__ void __launch_bounds__(512) dif_pass_kernel(fr_t *x, unsigned b, unsi
 
 #pragma unroll
     for (int h = 0; h < 2; h++) {
-        const unsigned l = tid + h * nthreads;
-        sm[l] = fr_load(base + ((size_t)(l >> c_log) << b) + (l & cmask));
+        const unsigned l = tid + h * nthreads, v = l >> c_log;
+        fr_t val = fr_load(base + ((size_t)v << b) + (l & cmask));
+        if (DIT) {
+            const uint32_t e = ((uint32_t)(ug << c_log) + (l & cmask)) * (__brev(v) >> (32 - k));
+            if (e) val = fr_mul(val, tw_get(tw, tw_log, e << (tw_log - b - k), inverse));
+        }
+        sm[l] = val;
     }
     __syncthreads();
 
     const unsigned uc = tid & cmask, p = tid >> c_log;
-    for (unsigned j = 0; j < k; j++) {
+    for (unsigned s = 0; s < k; s++) {
+        const unsigned j = DIT ? k - 1 - s : s;
         const unsigned sh = k - 1 - j, hh = 1u << sh;
         const unsigned lo = p & (hh - 1);
         const unsigned v0 = ((p >> sh) << (sh + 1)) | lo;
         const unsigned i0 = (v0 << c_log) | uc, i1 = ((v0 + hh) << c_log) | uc;
-        const fr_t x0 = sm[i0], x1 = sm[i1];
-        fr_t y1 = fr_sub(x0, x1);
-        sm[i0] = fr_add(x0, x1);
-        if (lo) y1 = fr_mul(y1, fr_ldg(rt + (lo << j))); /* lo·2^j < 2^(k-1) */
-        sm[i1] = y1;
+        const fr_t x0 = sm[i0];
+        fr_t x1 = sm[i1];
+        if (DIT) {
+            if (lo) x1 = fr_mul(x1, fr_ldg(rt + (lo << j)));
+            sm[i0] = fr_add(x0, x1);
+            sm[i1] = fr_sub(x0, x1);
+        } else {
+            fr_t y1 = fr_sub(x0, x1);
+            sm[i0] = fr_add(x0, x1);
+            if (lo) y1 = fr_mul(y1, fr_ldg(rt + (lo << j))); /* lo·2^j < 2^(k-1) */
+            sm[i1] = y1;
+        }
         __syncthreads();
     }
 
 #pragma unroll
     for (int h = 0; h < 2; h++) {
-        const unsigned l = tid + h * nthreads;
-        const unsigned v = l >> c_log, q = __brev(v) >> (32 - k);
-        const uint32_t u = (uint32_t)(ug << c_log) + (l & cmask);
-        const uint32_t e = u * q;
+        const unsigned l = tid + h * nthreads, v = l >> c_log;
         fr_t val = sm[l];
-        if (e) val = fr_mul(val, tw_get(tw, tw_log, e << (tw_log - b - k), inverse));
+        if (!DIT) {
+            const uint32_t e = ((uint32_t)(ug << c_log) + (l & cmask)) * (__brev(v) >> (32 - k));
+            if (e) val = fr_mul(val, tw_get(tw, tw_log, e << (tw_log - b - k), inverse));
+        }
         fr_store(base + ((size_t)v << b) + (l & cmask), val);
     }
 }
@@ -111,9 +133,12 @@ __global__ void bitrev_kernel(fr_t *x, unsigned log_n, size_t n, int mode, fr_t 
     }
 }
 
-__global__ void scale_kernel(fr_t *x, size_t n, const fr_t *hi, const fr_t *lo, unsigned s_log) {
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
-        fr_store(x + i, fr_mul(fr_load(x + i), factor_at(i, 2, fr_t(), hi, lo, s_log)));
+/* x[i] *= f(i), or f(rev(i)) over rev_log bits when rev_log > 0 */
+__global__ void scale_kernel(fr_t *x, size_t n, const fr_t *hi, const fr_t *lo, unsigned s_log, unsigned rev_log) {
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        const size_t fi = rev_log ? (size_t)(__brev((unsigned)i) >> (32 - rev_log)) : i;
+        fr_store(x + i, fr_mul(fr_load(x + i), factor_at(fi, 2, fr_t(), hi, lo, s_log)));
+    }
 }
 
 __global__ void abc_kernel(fr_t *a, const fr_t *b, const fr_t *c, size_t n) {
@@ -133,16 +158,20 @@ extern "C" cudaError_t czk_gpu_launch_table(void *tw, const void *hi, const void
     return cudaGetLastError();
 }
 
-extern "C" cudaError_t czk_gpu_launch_dif_pass(void *x, unsigned log_n, unsigned b, unsigned k, unsigned c_log,
-                                               const void *tw, unsigned tw_log, int inverse, cudaStream_t s) {
+extern "C" cudaError_t czk_gpu_launch_pass(void *x, unsigned log_n, unsigned b, unsigned k, unsigned c_log,
+                                           const void *tw, unsigned tw_log, int inverse, int dit, cudaStream_t s) {
     if (k < 1 || k + c_log > DIF_MAX_LOG || c_log > b || b + k > log_n || tw_log < log_n)
         return cudaErrorInvalidValue;
     const unsigned threads = 1u << (k + c_log - 1);
     const size_t blocks = (size_t)1 << (log_n - k - c_log);
     const size_t smem = (size_t)sizeof(fr_t) << (k + c_log);
     const fr_t *rt = (const fr_t *)tw + ((size_t)1 << (tw_log - 1)) + ((size_t)(inverse ? 1 : 0) * (DIF_MAX_LOG + 1) + k) * RT_LEN;
-    dif_pass_kernel<<<(unsigned)blocks, threads, smem, s>>>((fr_t *)x, b, k, c_log, (const fr_t *)tw, tw_log, rt,
-                                                             inverse ? 1 : 0);
+    if (dit)
+        pass_kernel<true><<<(unsigned)blocks, threads, smem, s>>>((fr_t *)x, b, k, c_log, (const fr_t *)tw, tw_log,
+                                                                  rt, inverse ? 1 : 0);
+    else
+        pass_kernel<false><<<(unsigned)blocks, threads, smem, s>>>((fr_t *)x, b, k, c_log, (const fr_t *)tw, tw_log,
+                                                                   rt, inverse ? 1 : 0);
     return cudaGetLastError();
 }
 
@@ -167,8 +196,8 @@ extern "C" cudaError_t czk_gpu_launch_bitrev(void *x, unsigned log_n, int mode, 
 }
 
 extern "C" cudaError_t czk_gpu_launch_scale(void *x, size_t n, const void *hi, const void *lo, unsigned s_log,
-                                            cudaStream_t s) {
-    scale_kernel<<<grid_for(n, 256), 256, 0, s>>>((fr_t *)x, n, (const fr_t *)hi, (const fr_t *)lo, s_log);
+                                            unsigned rev_log, cudaStream_t s) {
+    scale_kernel<<<grid_for(n, 256), 256, 0, s>>>((fr_t *)x, n, (const fr_t *)hi, (const fr_t *)lo, s_log, rev_log);
     return cudaGetLastError();
 }
 
