@@ -8,19 +8,21 @@
  * gives one, and the ratio is czk's time over it. Also the forward NTT at
  * 2^24 and 2^27 with passes of at most 8 and 10 stages (CZK_GPU_NTT_K).
  * --ntt: only those rows (and the pass variants); --ntt-sizes L: only
- * those sizes, without the variants. G1 MSM (czk_gpu_msm_g1) at 2^20, 2^22, 2^24 (2^20, 2^22 with --quick),
- * random scalars: bases and scalars uploaded by each call (pageable host
- * memory), and resident bases with scalars from pinned host memory; median,
- * min and max of 3 runs after one warm-up. The bases are 2^16 distinct
- * points repeated; after each size one more run prints its stage times
- * (CZK_GPU_MSM_PROFILE). G2 MSM (czk_gpu_msm_g2_resident) at 2^20 … 2^25
- * (2^20, 2^22 with --quick): resident bases (2^16 distinct points
- * repeated), random scalars from pinned host memory, median, min and max of
- * 5 runs after one warm-up, then one profiled run. --msm: only the MSM rows
- * (G1 and G2); --g2: only the G2 MSM rows. --g1-sizes / --g2-sizes L (log2
- * sizes, comma-separated, up to 2^28 / 2^26): only those MSM rows (G1:
- * resident only); --windows L: each MSM row once per window size
- * (CZK_GPU_MSM_WINDOW; 0: the default).
+ * those sizes, without the variants.
+ * G1 MSM (czk_gpu_msm_g1) at 2^20, 2^22, 2^24, 2^26, 2^27 (2^20, 2^22 with
+ * --quick): resident bases with scalars from pinned host memory, random
+ * and a PoRep-like mix (95 % zeros and ones, bench_fill_fr), and up to
+ * 2^24 bases and random scalars uploaded by each call (pageable memory);
+ * median, min and max of 5 runs after one warm-up. The bases are 2^16
+ * distinct points repeated; after each resident row one more run prints its
+ * stage times (CZK_GPU_MSM_PROFILE). G2 MSM (czk_gpu_msm_g2_resident) at
+ * 2^20 … 2^25 (2^20, 2^22 with --quick): resident bases (2^16 distinct
+ * points repeated), random scalars from pinned host memory, median, min and
+ * max of 5 runs after one warm-up, then one profiled run. --msm: only the
+ * MSM rows (G1 and G2); --g2: only the G2 MSM rows. --g1-sizes / --g2-sizes
+ * L (log2 sizes, comma-separated, up to 2^28 / 2^26): only those MSM rows
+ * (G1: resident only); --windows L: each resident MSM row once per window
+ * size (CZK_GPU_MSM_WINDOW; 0: the default).
  * Prints "no GPU" and exits 0 without a device. CSV: bench/results/gpu.csv. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,7 +35,7 @@
 #include "czk/poly.h"
 
 #define REPS 5
-#define MSM_REPS 3
+#define MSM_REPS 5
 #define G2_REPS 5
 
 #ifdef CZK_HAVE_CUDA
@@ -167,16 +169,25 @@ static int msm_rows(msm_ctx *x, const char *label, unsigned lg, double anchor_ms
 }
 
 static int bench_msm(czk_gpu *g, int quick) {
-    unsigned top = quick ? 22 : 24;
-    for (int k = 0; k < n_g1_sizes; k++) top = k == 0 || g1_sizes[k] > top ? g1_sizes[k] : top;
+    static const unsigned full[] = {20, 22, 24, 26, 27}, small[] = {20, 22};
+    const unsigned *lgs = n_g1_sizes ? g1_sizes : quick ? small : full;
+    const int nlg = n_g1_sizes ? n_g1_sizes : quick ? 2 : 5;
+    unsigned top = 0;
+    for (int k = 0; k < nlg; k++) top = lgs[k] > top ? lgs[k] : top;
     const size_t nmax = (size_t)1 << top;
     czk_g1_affine *bases = bench_g1_points(nmax);
-    czk_fr *scalars = malloc(nmax * sizeof *scalars);
-    if (!bases || !scalars) return 1;
+    czk_fr *scalars = malloc(nmax * sizeof *scalars), *mix = malloc(nmax * sizeof *mix);
+    if (!bases || !scalars || !mix) {
+        fprintf(stderr, "bench_gpu: out of host memory for the G1 rows\n");
+        free(bases), free(scalars), free(mix);
+        return 1;
+    }
     bench_fill_fr(scalars, nmax, 0x2545f4914f6cdd1dull, 0);
+    bench_fill_fr(mix, nmax, 0x9e3779b97f4a7c15ull, 0.95); /* a witness: 95 % zeros and ones */
     int pinned = 0;
 #ifdef CZK_HAVE_CUDA
-    pinned = cudaHostRegister(scalars, nmax * sizeof *scalars, cudaHostRegisterDefault) == cudaSuccess;
+    pinned = cudaHostRegister(scalars, nmax * sizeof *scalars, cudaHostRegisterDefault) == cudaSuccess &&
+             cudaHostRegister(mix, nmax * sizeof *mix, cudaHostRegisterDefault) == cudaSuccess;
     if (!pinned) (void)cudaGetLastError();
 #endif
     char msg[256] = "";
@@ -186,21 +197,24 @@ static int bench_msm(czk_gpu *g, int quick) {
         fprintf(stderr, "bench_gpu: %s\n", msg);
         rc = 1;
     }
-    for (int k = 0; n_g1_sizes ? k < n_g1_sizes : 20 + 2 * k <= (int)top; k++) {
-        if (rc) break;
-        const unsigned lg = n_g1_sizes ? g1_sizes[k] : 20 + 2 * (unsigned)k;
+    for (int k = 0; k < nlg && !rc; k++) {
+        const unsigned lg = lgs[k];
         msm_ctx x = {g, bases, NULL, NULL, scalars, (size_t)1 << lg};
-        if (!n_g1_sizes) rc = msm_measure(&x, "msm g1 (upload all)", lg, 0);
+        /* bases uploaded by each call: up to 2^24 (12 GiB a call at 2^27) */
+        if (!n_g1_sizes && lg <= 24) rc = msm_measure(&x, "msm g1 (upload all)", lg, 0);
         if (rc) break;
         x.resident = res;
         rc = msm_rows(&x, pinned ? "msm g1 (resident, pinned)" : "msm g1 (resident)", lg,
                       lg == 24 ? 163 : lg == 26 ? 571 : lg == 27 ? 1110 : 0);
+        x.scalars = mix;
+        if (!rc) rc = msm_rows(&x, pinned ? "msm g1 porep mix (resident, pinned)" : "msm g1 porep mix (resident)", lg, 0);
     }
     czk_gpu_g1_bases_free(res);
 #ifdef CZK_HAVE_CUDA
-    if (pinned) cudaHostUnregister(scalars);
+    if (pinned) cudaHostUnregister(scalars), cudaHostUnregister(mix);
 #endif
     free(scalars);
+    free(mix);
     free(bases);
     return rc;
 }

@@ -12,7 +12,10 @@
  * a real partition, but the proofs do not verify (correctness is
  * test_gpu_backend's job). The first start uploads the resident bases and
  * is reported apart; then the median, min and max of N runs (default 5) of
- * start, its stages (czk_backend_cuda_timings), and finish.
+ * start, its stages (czk_backend_cuda_timings), and finish; then one more
+ * start, not counted, with CZK_GPU_MSM_PROFILE and CZK_GPU_H_PROFILE set:
+ * each MSM's stages (the ones' batch additions among them) and H's staged
+ * uploads on stderr.
  * Prints "no GPU" and exits 0 without a device. CSV:
  * bench/results/gpu_prove.csv. */
 #include <stdio.h>
@@ -118,7 +121,17 @@ static int bench_k(czk_backend *be, unsigned k, int reps, FILE *csv, const char 
     double *st[7];
     for (int i = 0; i < 7; i++) st[i] = calloc((size_t)runs, sizeof(double));
     int rc = 0;
-    for (int run = 0; run < runs && rc == 0; run++) {
+    /* after the measured runs, one more with every stage profiled (the MSMs'
+     * stages, the ones' batch additions among them, and H's uploads, on
+     * stderr); it is not counted */
+    for (int run = 0; run < runs + (reps > 0) && rc == 0; run++) {
+        const int profiled = run == runs;
+        if (profiled) {
+            printf("  one more start, profiled (not counted; stage times on stderr)\n");
+            fflush(stdout);
+            setenv("CZK_GPU_MSM_PROFILE", "1", 1);
+            setenv("CZK_GPU_H_PROFILE", "1", 1);
+        }
         czk_assignment asg = {copy_tagged(m.input, m.n_input, m.n_input, CZK_MEM_SYNTH), m.n_input,
                               copy_tagged(m.aux, m.n_aux, m.n_aux, CZK_MEM_SYNTH), m.n_aux,
                               copy_tagged(m.a, m.n_abc, m.n_abc, CZK_MEM_ABC), copy_tagged(m.b, m.n_abc, m.n_abc, CZK_MEM_ABC),
@@ -145,6 +158,12 @@ static int bench_k(czk_backend *be, unsigned k, int reps, FILE *csv, const char 
             break;
         }
         czk_backend_cuda_timings_get(be, &after);
+        if (profiled) {
+            unsetenv("CZK_GPU_MSM_PROFILE");
+            unsetenv("CZK_GPU_H_PROFILE");
+            fprintf(stderr, "2^%u profiled start: %.1f ms\n", k, (te - ts) * 1e-6);
+            break;
+        }
         start[run] = (te - ts) * 1e-6;
         fin[run] = (tf - te) * 1e-6;
         st[0][run] = (after.bases_s - before.bases_s) * 1e3;
