@@ -295,7 +295,7 @@ static void print_memory(czk_grpc_client *c) {
     json_decref(root);
 }
 
-static int open_bench(const char *cmd, cli_args *a, bench *b, client_vk *vk, int *jobs) {
+static int open_bench_steps(const char *cmd, cli_args *a, bench *b, client_vk *vk, int *jobs) {
     memset(b, 0, sizeof *b);
     memset(vk, 0, sizeof *vk);
     pthread_mutex_init(&b->mu, NULL);
@@ -364,6 +364,18 @@ static int open_bench(const char *cmd, cli_args *a, bench *b, client_vk *vk, int
     return CLI_OK;
 }
 
+/* open_bench_steps, and on failure what it made taken apart again */
+static int open_bench(const char *cmd, cli_args *a, bench *b, client_vk *vk, int *jobs) {
+    int rc = open_bench_steps(cmd, a, b, vk, jobs);
+    if (rc != CLI_OK) {
+        if (b->c) czk_grpc_client_close(b->c);
+        b->c = NULL;
+        client_vk_free(vk);
+        pthread_mutex_destroy(&b->mu);
+    }
+    return rc;
+}
+
 static void close_bench(bench *b, client_vk *vk) {
     czk_grpc_client_close(b->c);
     client_vk_free(vk);
@@ -406,9 +418,6 @@ int cmd_client_bench_batch(int argc, char **argv) {
     int jobs;
     int rc = open_bench("batch", &a, &b, &vk, &jobs);
     if (rc != CLI_OK) {
-        if (b.c) czk_grpc_client_close(b.c);
-        client_vk_free(&vk);
-        pthread_mutex_destroy(&b.mu);
         free(av);
         return rc;
     }
@@ -561,9 +570,6 @@ int cmd_client_bench_stress(int argc, char **argv) {
     int jobs;
     int rc = open_bench("stress", &a, &b, &vk, &jobs);
     if (rc != CLI_OK) {
-        if (b.c) czk_grpc_client_close(b.c);
-        client_vk_free(&vk);
-        pthread_mutex_destroy(&b.mu);
         free(av);
         return rc;
     }

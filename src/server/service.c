@@ -406,6 +406,30 @@ static void requeue(czk_service *s, const czk_journal_job *jj) {
     czk_log(CZK_LOG_INFO, jj->id, CZK_LOG_NO_PART, "re-queued: %s seed %" PRIu64, jj->circuit_id, seed);
 }
 
+/* The engine, the journal, the job and parameter lists, the locks and s
+ * itself: what open made and close (or open's failure) takes apart, with
+ * no thread of the service left running. */
+static void service_free(czk_service *s) {
+    if (s->engine) czk_engine_destroy(s->engine);
+    czk_journal_close(s->journal);
+    while (s->jobs) {
+        svc_job *j = s->jobs;
+        s->jobs = j->next;
+        free(j);
+    }
+    while (s->srs) {
+        srs_entry *x = s->srs;
+        s->srs = x->next;
+        free(x);
+    }
+    pthread_mutex_destroy(&s->submit_mu);
+    pthread_cond_destroy(&s->cv);
+    pthread_mutex_destroy(&s->mu);
+    free(s->state_dir);
+    free(s->param_cache);
+    free(s);
+}
+
 czk_err czk_service_open(czk_service **out, const czk_service_config *cfg, char *msg, size_t msglen) {
     *out = NULL;
     if (!cfg || !cfg->state_dir || !*cfg->state_dir || !cfg->param_cache || !*cfg->param_cache) {
@@ -468,24 +492,7 @@ czk_err czk_service_open(czk_service **out, const czk_service_config *cfg, char 
 fail:
     s->accepting = false;
     s->closing = true;
-    if (s->engine) czk_engine_destroy(s->engine);
-    czk_journal_close(s->journal);
-    while (s->jobs) {
-        svc_job *j = s->jobs;
-        s->jobs = j->next;
-        free(j);
-    }
-    while (s->srs) {
-        srs_entry *x = s->srs;
-        s->srs = x->next;
-        free(x);
-    }
-    pthread_mutex_destroy(&s->submit_mu);
-    pthread_cond_destroy(&s->cv);
-    pthread_mutex_destroy(&s->mu);
-    free(s->state_dir);
-    free(s->param_cache);
-    free(s);
+    service_free(s);
     return e;
 }
 
@@ -517,24 +524,7 @@ void czk_service_close(czk_service *s) {
     pthread_mutex_unlock(&s->mu);
     if (left) czk_log_info("service closed: %zu unfinished job(s) stay in the journal", left);
     else czk_log_info("service closed");
-    czk_engine_destroy(s->engine);
-    czk_journal_close(s->journal);
-    while (s->jobs) {
-        svc_job *j = s->jobs;
-        s->jobs = j->next;
-        free(j);
-    }
-    while (s->srs) {
-        srs_entry *x = s->srs;
-        s->srs = x->next;
-        free(x);
-    }
-    pthread_mutex_destroy(&s->submit_mu);
-    pthread_cond_destroy(&s->cv);
-    pthread_mutex_destroy(&s->mu);
-    free(s->state_dir);
-    free(s->param_cache);
-    free(s);
+    service_free(s);
 }
 
 /* ---- submit / await / cancel ----------------------------------------------------------- */

@@ -5,24 +5,11 @@
 #   cli_check.sh CZK_BINARY
 set -u
 CZK=$1
+# expect CODE PATTERN -- command...
+. "$(cd "$(dirname "$0")/../common" && pwd)/expect.sh"
 DIR=$(mktemp -d)
 trap 'rm -rf "$DIR"' EXIT
 cd "$DIR"
-FAILS=0
-
-# expect CODE PATTERN -- command...: exit code and a pattern in stdout+stderr
-expect() {
-    want=$1 pattern=$2
-    shift 3
-    "$@" >out.txt 2>&1
-    got=$?
-    if [ "$got" -ne "$want" ] || ! grep -q -- "$pattern" out.txt; then
-        echo "FAIL: '$*' exited $got (want $want), output:"
-        sed 's/^/    /' out.txt
-        echo "    (wanted /$pattern/)"
-        FAILS=$((FAILS + 1))
-    fi
-}
 
 expect 2 "usage" -- "$CZK"
 expect 0 "setup   --circuit ID" -- "$CZK" help

@@ -4,24 +4,11 @@
 #   hash_cli_check.sh CZK_BINARY
 set -u
 CZK=$1
+# expect CODE PATTERN -- command...
+. "$(cd "$(dirname "$0")/../common" && pwd)/expect.sh"
 DIR=$(mktemp -d)
 trap 'rm -rf "$DIR"' EXIT
 cd "$DIR"
-FAILS=0
-
-# expect CODE PATTERN -- command...: exit code and a pattern in stdout+stderr
-expect() {
-    want=$1 pattern=$2
-    shift 3
-    "$@" >out.txt 2>&1
-    got=$?
-    if [ "$got" -ne "$want" ] || ! grep -q -- "$pattern" out.txt; then
-        echo "FAIL: '$*' exited $got (want $want), output:"
-        sed 's/^/    /' out.txt
-        echo "    (wanted /$pattern/)"
-        FAILS=$((FAILS + 1))
-    fi
-}
 
 # H(0, 1) and H(1, 0), limbs [l0, l1, l2, l3] printed as l3 l2 l1 l0
 expect 0 "^0x396508d75e76a56b739e0fd902efe161a6fba9339d05a69d2e203c369a02e7ff$" -- "$CZK" hash poseidon --arity 2 0 1

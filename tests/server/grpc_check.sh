@@ -99,19 +99,9 @@ check "$CZK" status --addr "$A"
 check "$CZK" metrics --addr "$A"
 check "$CZK" bench batch --addr "$A" --count 6 -j 3 --param-cache "$DIR/params"
 check "$CZK" bench stress --addr "$A" --duration 3 -j 3 --param-cache "$DIR/params"
-# expect CODE PATTERN -- command...: the exit code and a pattern in its output
-expect() {
-    want=$1 pattern=$2
-    shift 3
-    "$@" >"$DIR/out.txt" 2>&1
-    got=$?
-    if [ "$got" -ne "$want" ] || ! grep -q -- "$pattern" "$DIR/out.txt"; then
-        echo "FAIL: '$*' exited $got (want $want), output:"
-        sed 's/^/    /' "$DIR/out.txt"
-        echo "    (wanted /$pattern/)"
-        status=1
-    fi
-}
+# expect CODE PATTERN -- command... (tests/common/expect.sh)
+. "$HERE/../common/expect.sh"
+EXPECT_OUT=$DIR/out.txt
 expect 1 "NOT_FOUND" -- "$CZK" await --addr "$A" 424242424242
 expect 2 "INVALID_ARGUMENT: job_id 'abc'" -- "$CZK" await --addr "$A" abc
 expect 2 "give one job id" -- "$CZK" cancel --addr "$A"
@@ -127,6 +117,7 @@ expect 0 "evicted" -- "$CZK" evict --addr "$A" --circuit demo
 expect 0 "was not loaded" -- "$CZK" evict --addr "$A" --circuit demo
 expect 0 '"memory"' -- "$CZK" status --addr "$A" --format json
 expect 1 "UNAVAILABLE" -- "$CZK" status --addr "unix://$DIR/nobody.sock"
+[ "$FAILS" -eq 0 ] || status=1
 
 stop "$PID1" main || status=1
 PID1=
