@@ -24,7 +24,10 @@ static czk_err alloc_bit_var(czk_cs *cs, czk_var *v, const char *name, bool has,
     return czk_cs_alloc(cs, v, name, has ? gadget_fr_bit(value) : NULL);
 }
 
-czk_err czk_bit_alloc(czk_cs *cs, czk_bit *out, const bool *value) {
+/* A new bit v with (ONE - f - v) · v = 0: bellperson's AllocatedBit::alloc
+ * (f absent) and alloc_conditionally (f = must_be_false, which forces v = 0
+ * when f is 1). */
+static czk_err bit_alloc_unless(czk_cs *cs, czk_bit *out, const bool *value, const czk_bit *must_be_false) {
     czk_err e;
     out->has_value = value != NULL;
     out->value = value ? *value : false;
@@ -33,9 +36,9 @@ czk_err czk_bit_alloc(czk_cs *cs, czk_bit *out, const bool *value) {
         czk_cs_enforce(cs, "boolean constraint", NULL, NULL, NULL);
         return CZK_OK;
     }
-    /* (ONE - v) · v = 0 */
     czk_lc a = {0}, b = {0};
     czk_lc_add(&a, CZK_VAR_ONE, NULL);
+    if (must_be_false) czk_lc_sub(&a, must_be_false->var, NULL);
     czk_lc_sub(&a, out->var, NULL);
     czk_lc_add(&b, out->var, NULL);
     czk_cs_enforce(cs, "boolean constraint", &a, &b, NULL);
@@ -44,25 +47,10 @@ czk_err czk_bit_alloc(czk_cs *cs, czk_bit *out, const bool *value) {
     return CZK_OK;
 }
 
+czk_err czk_bit_alloc(czk_cs *cs, czk_bit *out, const bool *value) { return bit_alloc_unless(cs, out, value, NULL); }
+
 czk_err czk_bit_alloc_conditionally(czk_cs *cs, czk_bit *out, const bool *value, const czk_bit *must_be_false) {
-    czk_err e;
-    out->has_value = value != NULL;
-    out->value = value ? *value : false;
-    if ((e = alloc_bit_var(cs, &out->var, "boolean", out->has_value, out->value))) return e;
-    if (!czk_cs_needs_lc(cs)) {
-        czk_cs_enforce(cs, "boolean constraint", NULL, NULL, NULL);
-        return CZK_OK;
-    }
-    /* (ONE - must_be_false - v) · v = 0 */
-    czk_lc a = {0}, b = {0};
-    czk_lc_add(&a, CZK_VAR_ONE, NULL);
-    czk_lc_sub(&a, must_be_false->var, NULL);
-    czk_lc_sub(&a, out->var, NULL);
-    czk_lc_add(&b, out->var, NULL);
-    czk_cs_enforce(cs, "boolean constraint", &a, &b, NULL);
-    czk_lc_free(&a);
-    czk_lc_free(&b);
-    return CZK_OK;
+    return bit_alloc_unless(cs, out, value, must_be_false);
 }
 
 typedef enum { OP_XOR, OP_AND, OP_AND_NOT, OP_NOR } bit_op;
