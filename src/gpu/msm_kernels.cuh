@@ -148,17 +148,11 @@ __global__ void __launch_bounds__(FIX_LONG_THREADS) msm_fix_long_kernel(const ui
     }
 }
 
-/* Thread (w, s): over the G = nb/S buckets B_i of segment s of window w,
- * R = Σ B_i and T = Σ (i+1)·B_i (i local), by a running sum from the top
- * (2 additions per bucket); out[2(wS+s)] = T, out[2(wS+s)+1] = R. */
+/* Over the G buckets B_i at bk: run = Σ B_i and tot = Σ (i+1)·B_i, by a
+ * running sum from the top (2 additions per bucket). */
 template <class F>
-__global__ void __launch_bounds__(MSM_THREADS) msm_segments_kernel(const xyzz_t<F> *buckets, unsigned W, uint32_t nb,
-                                                                   unsigned S, jac_t<F> *out) {
-    const size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
-    if (t >= (size_t)W * S) return;
-    const size_t w = t / S, s = t % S, G = nb / S;
-    const xyzz_t<F> *bk = buckets + w * nb + s * G;
-    xyzz_t<F> run, tot, q;
+static __device__ __forceinline__ void running_sums(const xyzz_t<F> *bk, size_t G, xyzz_t<F> &run, xyzz_t<F> &tot) {
+    xyzz_t<F> q;
     xyzz_set_inf(run);
     xyzz_set_inf(tot);
     for (size_t i = G; i-- > 0;) {
@@ -166,6 +160,20 @@ __global__ void __launch_bounds__(MSM_THREADS) msm_segments_kernel(const xyzz_t<
         xyzz_add(run, q);
         xyzz_add(tot, run);
     }
+}
+
+/* Thread (w, s): over the G = nb/S buckets B_i of segment s of window w,
+ * R = Σ B_i and T = Σ (i+1)·B_i (i local, running_sums); out[2(wS+s)] = T,
+ * out[2(wS+s)+1] = R. */
+template <class F>
+__global__ void __launch_bounds__(MSM_THREADS) msm_segments_kernel(const xyzz_t<F> *buckets, unsigned W, uint32_t nb,
+                                                                   unsigned S, jac_t<F> *out) {
+    const size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (t >= (size_t)W * S) return;
+    const size_t w = t / S, s = t % S, G = nb / S;
+    const xyzz_t<F> *bk = buckets + w * nb + s * G;
+    xyzz_t<F> run, tot;
+    running_sums(bk, G, run, tot);
     xyzz_store_jac(out + 2 * t, tot);
     xyzz_store_jac(out + 2 * t + 1, run);
 }
@@ -184,14 +192,8 @@ __global__ void __launch_bounds__(MSM_THREADS) msm_parts_kernel(const xyzz_t<F> 
     if (t >= (size_t)W * P) return;
     const size_t w = t / P, s = t % P, G = nb / P;
     const xyzz_t<F> *bk = buckets + w * nb + s * G;
-    xyzz_t<F> run, tot, q;
-    xyzz_set_inf(run);
-    xyzz_set_inf(tot);
-    for (size_t i = G; i-- > 0;) {
-        xyzz_load(q, bk + i);
-        xyzz_add(run, q);
-        xyzz_add(tot, run);
-    }
+    xyzz_t<F> run, tot;
+    running_sums(bk, G, run, tot);
     xyzz_store(out + 2 * t, tot);
     xyzz_store(out + 2 * t + 1, run);
 }
