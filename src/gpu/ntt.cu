@@ -33,11 +33,35 @@ static __device__ __forceinline__ fr_t tw_get(const fr_t *tw, unsigned tw_log, u
  * reverses the order of everything: passes from b = 0 upward, and in each
  * the factor ω_m^(u·q) first, then the stages from the last to the first,
  * each butterfly (x0 + x1, (x0 - x1)·w) becoming (x0 + w·x1, x0 - w·x1). */
+/* The block's points in shared memory as two arrays of 16-byte halves
+ * (limbs 0-3 at lo[l], 4-7 at hi[l]): a quarter warp reading 8 adjacent
+ * points then reads 128 contiguous bytes, one wavefront, where 32-byte
+ * points put the 8 lanes' 16-byte reads 32 bytes apart, two ways on every
+ * bank, and up to ten on the strided rows of a stage (ncu on an H200: 9.8
+ * ways on average, the shared-memory pipe the pass's limit). hi starts 64
+ * bytes past a multiple of 128, so lo[l] and hi[l] fall on different banks. */
+struct split_sm {
+    uint4 *lo, *hi;
+    __device__ __forceinline__ fr_t get(unsigned l) const {
+        const uint4 a = lo[l], b = hi[l];
+        fr_t r;
+        r.l[0] = a.x, r.l[1] = a.y, r.l[2] = a.z, r.l[3] = a.w;
+        r.l[4] = b.x, r.l[5] = b.y, r.l[6] = b.z, r.l[7] = b.w;
+        return r;
+    }
+    __device__ __forceinline__ void put(unsigned l, const fr_t &v) const {
+        lo[l] = make_uint4(v.l[0], v.l[1], v.l[2], v.l[3]);
+        hi[l] = make_uint4(v.l[4], v.l[5], v.l[6], v.l[7]);
+    }
+};
+#define SPLIT_PAD 4 /* uint4s between lo's end and hi */
+
 template <bool DIT>
 __global__ void __launch_bounds__(512) pass_kernel(fr_t *x, unsigned b, unsigned k, unsigned c_log, const fr_t *tw,
                                                    unsigned tw_log, const fr_t *rt, int inverse) {
     extern __shared__ __align__(16) unsigned char smem_raw[];
-    fr_t *sm = (fr_t *)smem_raw;
+    const unsigned npts = 1u << (k + c_log);
+    const split_sm sm = {(uint4 *)smem_raw, (uint4 *)smem_raw + npts + SPLIT_PAD};
     const unsigned nthreads = 1u << (k + c_log - 1), tid = threadIdx.x;
     const unsigned cmask = (1u << c_log) - 1;
     const size_t blk = blockIdx.x;
@@ -54,7 +78,7 @@ __global__ void __launch_bounds__(512) pass_kernel(fr_t *x, unsigned b, unsigned
             const uint32_t e = ((uint32_t)(ug << c_log) + (l & cmask)) * (__brev(v) >> (32 - k));
             if (e) val = fr_mul(val, tw_get(tw, tw_log, e << (tw_log - b - k), inverse));
         }
-        sm[l] = val;
+        sm.put(l, val);
     }
     __syncthreads();
 
@@ -65,17 +89,17 @@ __global__ void __launch_bounds__(512) pass_kernel(fr_t *x, unsigned b, unsigned
         const unsigned lo = p & (hh - 1);
         const unsigned v0 = ((p >> sh) << (sh + 1)) | lo;
         const unsigned i0 = (v0 << c_log) | uc, i1 = ((v0 + hh) << c_log) | uc;
-        const fr_t x0 = sm[i0];
-        fr_t x1 = sm[i1];
+        const fr_t x0 = sm.get(i0);
+        fr_t x1 = sm.get(i1);
         if (DIT) {
             if (lo) x1 = fr_mul(x1, fr_ldg(rt + (lo << j)));
-            sm[i0] = fr_add(x0, x1);
-            sm[i1] = fr_sub(x0, x1);
+            sm.put(i0, fr_add(x0, x1));
+            sm.put(i1, fr_sub(x0, x1));
         } else {
             fr_t y1 = fr_sub(x0, x1);
-            sm[i0] = fr_add(x0, x1);
+            sm.put(i0, fr_add(x0, x1));
             if (lo) y1 = fr_mul(y1, fr_ldg(rt + (lo << j))); /* lo·2^j < 2^(k-1) */
-            sm[i1] = y1;
+            sm.put(i1, y1);
         }
         __syncthreads();
     }
@@ -83,7 +107,7 @@ __global__ void __launch_bounds__(512) pass_kernel(fr_t *x, unsigned b, unsigned
 #pragma unroll
     for (int h = 0; h < 2; h++) {
         const unsigned l = tid + h * nthreads, v = l >> c_log;
-        fr_t val = sm[l];
+        fr_t val = sm.get(l);
         if (!DIT) {
             const uint32_t e = ((uint32_t)(ug << c_log) + (l & cmask)) * (__brev(v) >> (32 - k));
             if (e) val = fr_mul(val, tw_get(tw, tw_log, e << (tw_log - b - k), inverse));
@@ -164,7 +188,7 @@ extern "C" cudaError_t czk_gpu_launch_pass(void *x, unsigned log_n, unsigned b, 
         return cudaErrorInvalidValue;
     const unsigned threads = 1u << (k + c_log - 1);
     const size_t blocks = (size_t)1 << (log_n - k - c_log);
-    const size_t smem = (size_t)sizeof(fr_t) << (k + c_log);
+    const size_t smem = ((size_t)sizeof(fr_t) << (k + c_log)) + SPLIT_PAD * sizeof(uint4);
     const fr_t *rt = (const fr_t *)tw + ((size_t)1 << (tw_log - 1)) + ((size_t)(inverse ? 1 : 0) * (DIF_MAX_LOG + 1) + k) * RT_LEN;
     if (dit)
         pass_kernel<true><<<(unsigned)blocks, threads, smem, s>>>((fr_t *)x, b, k, c_log, (const fr_t *)tw, tw_log,
