@@ -1,7 +1,7 @@
 /* czk — the CUDA backend's start (and finish) on a partition shaped like a
  * 32 GiB PoRep partition, scaled to a domain of 2^K (device 0).
  *
- *   bench_gpu_prove [--reps N] [--g2 gpu|cpu] [K ...]     (default K: 20 24 27)
+ *   bench_gpu_prove [--reps N] [--workers W] [--g2 gpu|cpu] [K ...]     (default K: 20 24 27)
  *
  * The shape (constraints, inputs, aux, densities, 0/1 fraction of the
  * witness) comes from czk_synthetic_profile_porep and the reference counts
@@ -15,9 +15,14 @@
  * start, its stages (czk_backend_cuda_timings), and finish; then one more
  * start, not counted, with CZK_GPU_MSM_PROFILE and CZK_GPU_H_PROFILE set:
  * each MSM's stages (the ones' batch additions among them) and H's staged
- * uploads on stderr.
+ * uploads on stderr. Then, with W > 1 workers (default 2), rounds of W
+ * starts at the same moment on the shared backend (as the engine's GPU
+ * workers do): the time per partition against one start alone, which shows
+ * what the starts that wait for the device lock gain by staging their a, b,
+ * c meanwhile.
  * Prints "no GPU" and exits 0 without a device. CSV:
  * bench/results/gpu_prove.csv. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,7 +60,90 @@ static double med(double *v, int n) {
     return v[n / 2];
 }
 
-static int bench_k(czk_backend *be, unsigned k, int reps, FILE *csv, const char *g2where) {
+typedef struct {
+    czk_backend *be;
+    const czk_params *params;
+    const master *m;
+    czk_bitmap *a_aux, *b_input, *b_aux;
+    pthread_barrier_t *go;
+    czk_err e;
+    char msg[512];
+} worker_job;
+
+static czk_assignment assignment_copy(const master *m, czk_bitmap *a_aux, czk_bitmap *b_input, czk_bitmap *b_aux) {
+    czk_assignment asg = {copy_tagged(m->input, m->n_input, m->n_input, CZK_MEM_SYNTH), m->n_input,
+                          copy_tagged(m->aux, m->n_aux, m->n_aux, CZK_MEM_SYNTH), m->n_aux,
+                          copy_tagged(m->a, m->n_abc, m->n_abc, CZK_MEM_ABC),
+                          copy_tagged(m->b, m->n_abc, m->n_abc, CZK_MEM_ABC),
+                          copy_tagged(m->c, m->n_abc, m->n_abc, CZK_MEM_ABC), m->n_abc, a_aux, b_input, b_aux};
+    return asg;
+}
+
+/* one worker of a round: its copy of the assignment, the barrier, then
+ * start and finish */
+static void *worker_run(void *arg) {
+    worker_job *j = arg;
+    czk_assignment asg = assignment_copy(j->m, j->a_aux, j->b_input, j->b_aux);
+    pthread_barrier_wait(j->go);
+    czk_fr r = CZK_FR_ONE, s = CZK_FR_ONE;
+    czk_backend_pending *p = NULL;
+    j->e = czk_backend_start(j->be, &p, j->params, &asg, &r, &s, j->msg, sizeof j->msg);
+    czk_proof proof;
+    if (j->e == CZK_OK) j->e = czk_backend_finish(j->be, p, &proof, j->msg, sizeof j->msg);
+    return NULL;
+}
+
+/* W workers start a partition each at the same moment, rounds times: the
+ * median time for the W partitions, per partition, against one start alone
+ * (solo_ms); one worker holds the device lock, the others stage their a, b,
+ * c meanwhile (czk_backend_cuda_timings.prestaged). */
+static int bench_workers(czk_backend *be, const czk_params *params, const master *m, czk_bitmap *a_aux,
+                         czk_bitmap *b_input, czk_bitmap *b_aux, int workers, int rounds, double solo_ms, unsigned k,
+                         FILE *csv, const char *g2where) {
+    double *t = calloc((size_t)rounds, sizeof *t);
+    if (!t) return 1;
+    czk_backend_cuda_timings before, after;
+    czk_backend_cuda_timings_get(be, &before);
+    int rc = 0;
+    for (int round = 0; round < rounds && rc == 0; round++) {
+        pthread_barrier_t go;
+        pthread_barrier_init(&go, NULL, (unsigned)workers + 1);
+        worker_job j[8];
+        pthread_t th[8];
+        for (int w = 0; w < workers; w++) {
+            j[w] = (worker_job){be, params, m, a_aux, b_input, b_aux, &go, CZK_OK, ""};
+            pthread_create(&th[w], NULL, worker_run, &j[w]);
+        }
+        pthread_barrier_wait(&go);
+        double t0 = bench_now_ns();
+        for (int w = 0; w < workers; w++) pthread_join(th[w], NULL);
+        t[round] = (bench_now_ns() - t0) * 1e-6;
+        pthread_barrier_destroy(&go);
+        for (int w = 0; w < workers; w++)
+            if (j[w].e != CZK_OK) {
+                fprintf(stderr, "2^%u, %d workers: %s (%s)\n", k, workers, czk_err_str(j[w].e), j[w].msg);
+                rc = 1;
+            }
+    }
+    czk_backend_cuda_timings_get(be, &after);
+    if (rc == 0) {
+        const double all = med(t, rounds), per = all / workers;
+        printf("  %d workers, %d partitions at once: %.1f ms, %.1f ms per partition (one start alone: %.1f ms, "
+               "%.2fx the throughput); %lu of %lu starts found the lock taken, %lu of their a, b, c were staged "
+               "meanwhile (%.1f ms each)\n",
+               workers, workers, all, per, solo_ms, solo_ms / per, after.lock_busy - before.lock_busy,
+               (unsigned long)(workers * rounds), after.prestaged - before.prestaged,
+               after.prestaged > before.prestaged
+                   ? (after.prestage_s - before.prestage_s) * 1e3 / (double)(after.prestaged - before.prestaged)
+                   : 0.0);
+        if (csv) fprintf(csv, "per partition with %d workers,%u,%s,%.3f,,\n", workers, k, g2where, per);
+    }
+    free(t);
+    return rc;
+}
+
+
+static int bench_k(czk_backend *be, unsigned k, int reps, int workers, FILE *csv, const char *g2where) {
     czk_synthetic_profile prof;
     if (czk_synthetic_profile_porep(&prof, k) != CZK_OK) {
         fprintf(stderr, "no PoRep profile for 2^%u\n", k);
@@ -132,10 +220,7 @@ static int bench_k(czk_backend *be, unsigned k, int reps, FILE *csv, const char 
             setenv("CZK_GPU_MSM_PROFILE", "1", 1);
             setenv("CZK_GPU_H_PROFILE", "1", 1);
         }
-        czk_assignment asg = {copy_tagged(m.input, m.n_input, m.n_input, CZK_MEM_SYNTH), m.n_input,
-                              copy_tagged(m.aux, m.n_aux, m.n_aux, CZK_MEM_SYNTH), m.n_aux,
-                              copy_tagged(m.a, m.n_abc, m.n_abc, CZK_MEM_ABC), copy_tagged(m.b, m.n_abc, m.n_abc, CZK_MEM_ABC),
-                              copy_tagged(m.c, m.n_abc, m.n_abc, CZK_MEM_ABC), m.n_abc, &a_aux, &b_input, &b_aux};
+        czk_assignment asg = assignment_copy(&m, &a_aux, &b_input, &b_aux);
         czk_backend_cuda_timings before, after;
         czk_backend_cuda_timings_get(be, &before);
         czk_fr r = CZK_FR_ONE, s = CZK_FR_ONE;
@@ -193,6 +278,7 @@ static int bench_k(czk_backend *be, unsigned k, int reps, FILE *csv, const char 
             for (int i = 1; i < 7; i++) fprintf(csv, "%s,%u,%s,%.3f,,\n", names[i], k, g2where, med(st[i] + 1, reps));
             fprintf(csv, "finish,%u,%s,%.3f,,\n", k, g2where, fm);
         }
+        if (workers > 1) rc = bench_workers(be, &params, &m, &a_aux, &b_input, &b_aux, workers, reps, sm, k, csv, g2where);
     }
     czk_backend_forget(be, &params);
     free(start);
@@ -212,20 +298,24 @@ static int bench_k(czk_backend *be, unsigned k, int reps, FILE *csv, const char 
 }
 
 int main(int argc, char **argv) {
-    int reps = 5;
+    int reps = 5, workers = 2;
     czk_g2_where g2 = CZK_G2_GPU;
     unsigned ks[16];
     int nk = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--reps") && i + 1 < argc) {
             reps = atoi(argv[++i]);
+        } else if (!strcmp(argv[i], "--workers") && i + 1 < argc && atoi(argv[i + 1]) >= 1 &&
+                   atoi(argv[i + 1]) <= 8) {
+            workers = atoi(argv[++i]);
         } else if (!strcmp(argv[i], "--g2") && i + 1 < argc) {
             i++;
             g2 = !strcmp(argv[i], "cpu") ? CZK_G2_CPU : CZK_G2_GPU;
         } else if (nk < 16 && atoi(argv[i]) >= 10 && atoi(argv[i]) <= 27) {
             ks[nk++] = (unsigned)atoi(argv[i]);
         } else {
-            fprintf(stderr, "usage: bench_gpu_prove [--reps N] [--g2 gpu|cpu] [K ...] (10 <= K <= 27)\n");
+            fprintf(stderr, "usage: bench_gpu_prove [--reps N] [--workers W] [--g2 gpu|cpu] [K ...] (10 <= K <= 27, "
+                            "W <= 8)\n");
             return 2;
         }
     }
@@ -255,7 +345,7 @@ int main(int argc, char **argv) {
     FILE *csv = fopen("bench/results/gpu_prove.csv", "w");
     if (csv) fprintf(csv, "stage,log2_domain,b_g2_on,median_ms,min_ms,max_ms\n");
     int rc = 0;
-    for (int i = 0; i < nk && rc == 0; i++) rc = bench_k(be, ks[i], reps, csv, where);
+    for (int i = 0; i < nk && rc == 0; i++) rc = bench_k(be, ks[i], reps, workers, csv, where);
     if (csv) fclose(csv);
     czk_backend_close(be);
     czk_pool_destroy(pool);

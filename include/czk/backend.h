@@ -40,7 +40,9 @@ czk_err czk_backend_cpu_open(czk_backend **out, czk_pool *pool);
 /* The CUDA backend on one device. start runs under the device's lock (one
  * per ordinal, shared by every backend of the process): a, b, c go to the
  * device through pinned staging buffers (their host buffers are freed as
- * soon as each is on the device), H by NTTs, then the H, L, A and B G1 MSMs
+ * soon as each is on the device; a start that finds the lock taken stages
+ * them while it waits, where the device has room for them beside a running
+ * partition), H by NTTs, then the H, L, A and B G1 MSMs
  * (and B in G2 when g2 is CZK_G2_GPU) over bases uploaded once per params
  * and kept resident until forget; the host work of the final MSM reductions
  * runs outside the lock. finish does B in G2 on the CPU when g2 is
@@ -67,7 +69,11 @@ czk_err czk_backend_cuda_open(czk_backend **out, const czk_backend_cuda_config *
 typedef struct {
     unsigned long partitions;
     unsigned long streamed_chunks; /* MSMs over bases uploaded for the call (not resident), by chunk */
-    double lock_wait_s; /* waiting for the device lock */
+    double lock_wait_s; /* waiting for the device lock (staging a, b, c meanwhile included) */
+    unsigned long lock_busy; /* starts that found the device lock taken */
+    unsigned long prestaged; /* of their a, b, c: the vectors staged to the device while waiting (one start
+                                at a time stages) */
+    double prestage_s;       /* the time those took */
     double bases_s;     /* uploading resident bases (first partition of a params) */
     double abc_h_s;     /* staging a, b, c to the device and H by NTTs */
     double msm_h_s;     /* the H MSM */

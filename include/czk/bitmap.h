@@ -24,5 +24,9 @@ size_t czk_bitmap_count(const czk_bitmap *b);
 /* Number of set bits below position i (the index of bit i's base in a
  * density-filtered array). */
 size_t czk_bitmap_rank(const czk_bitmap *b, size_t i);
+/* prefix[w] = set bits below bit 64·w for the (n + 63)/64 words holding
+ * bits [0, n) (n <= nbits), in one pass with the CPU's popcnt instruction
+ * where it has one; returns the set bits below n (czk_bitmap_rank(b, n)). */
+size_t czk_bitmap_prefix(const czk_bitmap *b, size_t n, uint64_t *prefix);
 
 #endif

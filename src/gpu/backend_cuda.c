@@ -13,7 +13,10 @@
  *
  * The backend is shared by the engine's GPU workers: the per-device lock
  * serializes the device work of one device; everything else (checks, the
- * domain, the pending state, finish) runs outside it. */
+ * domain, the pending state, finish) runs outside it. A start that finds the
+ * lock taken stages a, b, c to the device while it waits (prestage): the
+ * copies overlap the other worker's kernels instead of idling the GPU under
+ * the lock. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,10 +51,21 @@ typedef struct resident {
 typedef struct {
     czk_backend_cuda_config cfg;
     czk_gpu *gpu;
-    pthread_mutex_t mu; /* residents, domains, timings */
-    resident *res;      /* touched only under the device lock */
+    pthread_mutex_t mu; /* domains, timings; with the device lock, changes of res */
+    resident *res;      /* changed under the device lock and mu; read under either */
     czk_domain *dom[CZK_DOMAIN_MAX_LOG + 1];
     czk_backend_cuda_timings t;
+    /* one start at a time stages while it waits for the device lock (so the
+     * device holds at most one staged partition beside the running one),
+     * with staging buffers kept from one time to the next */
+    pthread_mutex_t stage_mu;
+    czk_gpu_stager *stager; /* under stage_mu; made at the first prestage */
+    /* the lock holder's own uploads (a, b, c, then the witness during the H
+     * MSM) are under way: a prestage waits for their end, so as not to
+     * share the copy engine and the host copies with them (on an H200 at
+     * 2^27 that made two workers slower than one) */
+    int uploading;       /* under mu */
+    pthread_cond_t idle; /* signalled, under mu, when uploading drops to 0 */
 } cuda_backend;
 
 typedef struct {
@@ -263,13 +277,22 @@ static void *witness_upload_run(void *arg) {
     return NULL;
 }
 
-/* Everything on the device; the caller holds the device lock. */
+static void set_uploading(cuda_backend *cb, int on) {
+    pthread_mutex_lock(&cb->mu);
+    cb->uploading = on;
+    if (!on) pthread_cond_broadcast(&cb->idle);
+    pthread_mutex_unlock(&cb->mu);
+}
+
+/* Everything on the device; the caller holds the device lock. pre: a, b, c
+ * where prestage put them on the device (taken over: freed or used). */
 static czk_err device_work(cuda_backend *cb, cuda_pending *p, const czk_params *params, czk_assignment *asg,
-                           const czk_domain *dom, char *msg, size_t msglen) {
+                           const czk_domain *dom, czk_gpu_vec *pre[3], char *msg, size_t msglen) {
     czk_err e = CZK_OK;
     czk_gpu_vec *hv = NULL, *win = NULL, *waux = NULL;
     resident *res = NULL; /* NULL: the bases are streamed for each MSM */
     double t0 = now_s(), t1;
+    set_uploading(cb, 1);
     for (res = cb->res; res && res->params != params; res = res->next) {}
     /* the bases stay resident only where a partition's working set still
      * fits beside them: a, b, c on the device, then H with the witness
@@ -285,10 +308,12 @@ static czk_err device_work(cuda_backend *cb, cuda_pending *p, const czk_params *
             res = NULL; /* the device is too small to keep them after all */
             e = CZK_OK;
         } else if (e != CZK_OK) {
-            return e;
+            goto out;
         } else {
+            pthread_mutex_lock(&cb->mu);
             res->next = cb->res;
             cb->res = res;
+            pthread_mutex_unlock(&cb->mu);
         }
     }
     t1 = now_s();
@@ -296,7 +321,8 @@ static czk_err device_work(cuda_backend *cb, cuda_pending *p, const czk_params *
 
     /* H */
     czk_fr *abc[3] = {asg->a, asg->b, asg->c};
-    e = czk_gpu_poly_h_staged(cb->gpu, dom, abc, asg->n_abc, cb->cfg.pool, &hv, free_host_abc, asg, msg, msglen);
+    e = czk_gpu_poly_h_staged(cb->gpu, dom, abc, pre, asg->n_abc, cb->cfg.pool, &hv, free_host_abc, asg, msg,
+                              msglen);
     if (e != CZK_OK) goto out;
     double t2 = now_s();
     /* the witness: allocated here, uploaded on a thread during the H MSM */
@@ -311,6 +337,7 @@ static czk_err device_work(cuda_backend *cb, cuda_pending *p, const czk_params *
              NULL, msg, msglen);
     double t3 = now_s();
     if (threaded) pthread_join(wt, NULL);
+    set_uploading(cb, 0); /* the rest is kernels: a waiting start may stage now */
     czk_gpu_vec_free(hv);
     hv = NULL;
     if (e == CZK_OK && wu.e != CZK_OK) {
@@ -366,10 +393,63 @@ static czk_err device_work(cuda_backend *cb, cuda_pending *p, const czk_params *
         pthread_mutex_unlock(&cb->mu);
     }
 out:
+    set_uploading(cb, 0);
+    for (int k = 0; k < 3; k++) czk_gpu_vec_free(pre[k]); /* left when H was not reached */
     czk_gpu_vec_free(hv);
     czk_gpu_vec_free(win);
     czk_gpu_vec_free(waux);
     return e;
+}
+
+/* The device lock is taken: while waiting for it, once the lock holder's
+ * own uploads are over (its H stage and witness), a, b, c go to the device
+ * one after the other (each host buffer freed once its copy is there), until
+ * the lock comes free or the device lacks the room. Only one start of the
+ * backend does so at a time (another just waits), only where the params'
+ * bases are resident already (the first partition of a params uploads them
+ * under the lock), and only where each vector leaves room for a whole
+ * partition's working set beside it (the lock holder's, whatever it has
+ * allocated so far), so that staging never makes the running partition fail
+ * for memory. Any failure here just leaves the rest to the usual staging
+ * under the lock. Returns holding the lock. */
+static void prestage(cuda_backend *cb, const czk_params *params, czk_assignment *asg, const czk_domain *dom,
+                     czk_gpu_vec *pre[3], pthread_mutex_t *lock) {
+    bool locked = false, resident_now = false, mine = pthread_mutex_trylock(&cb->stage_mu) == 0;
+    if (mine) {
+        pthread_mutex_lock(&cb->mu);
+        for (const resident *r = cb->res; r; r = r->next) resident_now |= r->params == params;
+        /* the holder's uploads end before its partition does, so this wait is bounded */
+        while (resident_now && cb->uploading) pthread_cond_wait(&cb->idle, &cb->mu);
+        pthread_mutex_unlock(&cb->mu);
+        if (resident_now && !cb->stager && czk_gpu_stager_open(cb->gpu, &cb->stager, NULL, 0) != CZK_OK)
+            cb->stager = NULL;
+    }
+    czk_gpu_stager *st = mine && resident_now ? cb->stager : NULL;
+    const size_t vec = dom->n * sizeof(czk_fr), work = 5 * vec + ((size_t)256 << 20);
+    czk_fr **src[3] = {&asg->a, &asg->b, &asg->c};
+    unsigned staged = 0;
+    double t0 = now_s();
+    for (int k = 0; st && k < 3 && !locked; k++) {
+        const size_t cap = czk_gpu_mem_cap(cb->gpu), used = czk_gpu_mem_used(cb->gpu);
+        if (used > cap || cap - used < vec + work) break;
+        if (czk_gpu_vec_alloc(cb->gpu, dom->n, &pre[k], NULL, 0) != CZK_OK) break;
+        if (czk_gpu_vec_upload_via(st, pre[k], *src[k], asg->n_abc, cb->cfg.pool, NULL, 0) != CZK_OK) {
+            czk_gpu_vec_free(pre[k]);
+            pre[k] = NULL;
+            break;
+        }
+        free_host_abc(k, asg);
+        staged++;
+        locked = pthread_mutex_trylock(lock) == 0;
+    }
+    double t1 = now_s();
+    if (mine) pthread_mutex_unlock(&cb->stage_mu);
+    if (!locked) pthread_mutex_lock(lock);
+    pthread_mutex_lock(&cb->mu);
+    cb->t.lock_busy++;
+    cb->t.prestaged += staged;
+    cb->t.prestage_s += t1 - t0;
+    pthread_mutex_unlock(&cb->mu);
 }
 
 static czk_err cuda_start(czk_backend *be, czk_backend_pending **out, const czk_params *params, czk_assignment *asg,
@@ -397,9 +477,10 @@ static czk_err cuda_start(czk_backend *be, czk_backend_pending **out, const czk_
 
     double tw = now_s();
     pthread_mutex_t *lock = &device_locks[cb->cfg.ordinal];
-    pthread_mutex_lock(lock);
+    czk_gpu_vec *pre[3] = {NULL, NULL, NULL};
+    if (pthread_mutex_trylock(lock) != 0) prestage(cb, params, asg, dom, pre, lock);
     double tl = now_s();
-    e = device_work(cb, p, params, asg, dom, msg, msglen);
+    e = device_work(cb, p, params, asg, dom, pre, msg, msglen);
     pthread_mutex_unlock(lock);
     pthread_mutex_lock(&cb->mu);
     cb->t.lock_wait_s += tl - tw;
@@ -469,14 +550,17 @@ static void cuda_forget(czk_backend *be, const czk_params *params) {
     cuda_backend *cb = be->impl;
     pthread_mutex_t *lock = &device_locks[cb->cfg.ordinal];
     pthread_mutex_lock(lock);
+    resident *gone = NULL;
+    pthread_mutex_lock(&cb->mu);
     for (resident **pr = &cb->res; *pr; pr = &(*pr)->next) {
         if ((*pr)->params == params) {
-            resident *r = *pr;
-            *pr = r->next;
-            resident_free(r);
+            gone = *pr;
+            *pr = gone->next;
             break;
         }
     }
+    pthread_mutex_unlock(&cb->mu);
+    resident_free(gone);
     pthread_mutex_unlock(lock);
 }
 
@@ -489,6 +573,7 @@ static void cuda_close(czk_backend *be) {
         cb->res = r->next;
         resident_free(r);
     }
+    czk_gpu_stager_close(cb->stager);
     czk_gpu_close(cb->gpu);
     pthread_mutex_unlock(lock);
     for (size_t k = 0; k <= CZK_DOMAIN_MAX_LOG; k++) {
@@ -496,6 +581,8 @@ static void cuda_close(czk_backend *be) {
         free(cb->dom[k]);
     }
     pthread_mutex_destroy(&cb->mu);
+    pthread_mutex_destroy(&cb->stage_mu);
+    pthread_cond_destroy(&cb->idle);
     free(cb);
     free(be);
 }
@@ -524,6 +611,8 @@ czk_err czk_backend_cuda_open(czk_backend **out, const czk_backend_cuda_config *
     cb->cfg = *cfg;
     cb->gpu = g;
     pthread_mutex_init(&cb->mu, NULL);
+    pthread_mutex_init(&cb->stage_mu, NULL);
+    pthread_cond_init(&cb->idle, NULL);
     be->ops = &CUDA_OPS;
     be->impl = cb;
     *out = be;

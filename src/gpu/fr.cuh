@@ -116,4 +116,55 @@ static __device__ __forceinline__ fr_t fr_mul(const fr_t &a, const fr_t &b) {
     return r;
 }
 
+/* The lazy form of the NTT passes (ntt.cu): values in [0, 2r) (2r < 2^256),
+ * congruent to the field element, so a product skips its final
+ * subtraction; fr_reduce_once makes them canonical. */
+static __device__ __constant__ const uint32_t FR_2R[8] = {0x00000002u, 0xfffffffeu, 0xfffcb7fdu, 0xa77b4805u,
+                                                          0x1343b00au, 0x6673b010u, 0x533afa90u, 0xe7db4ea6u};
+
+/* a·b·2^-256 in [0, 2r) for a < r, b < 2r (mont.cuh: !FULL). */
+static __device__ __forceinline__ fr_t fr_mul_lazy(const fr_t &a, const fr_t &b) {
+    fr_t r;
+    mont_mul<8, fr_modulus, false>(r.l, a.l, b.l);
+    return r;
+}
+
+/* a + b in [0, 2r) for a, b < 2r: the sum (< 4r) may carry out of 2^256;
+ * minus 2r when it carried or does not borrow. */
+static __device__ __forceinline__ fr_t fr_add_lazy(const fr_t &a, const fr_t &b) {
+    fr_t s, d;
+    uint32_t carry, borrow;
+    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(s.l[0]) : "r"(a.l[0]), "r"(b.l[0]));
+#pragma unroll
+    for (int i = 1; i < 8; i++) asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(s.l[i]) : "r"(a.l[i]), "r"(b.l[i]));
+    asm volatile("addc.u32 %0, 0, 0;" : "=r"(carry));
+    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(d.l[0]) : "r"(s.l[0]), "r"(FR_2R[0]));
+#pragma unroll
+    for (int i = 1; i < 8; i++) asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(d.l[i]) : "r"(s.l[i]), "r"(FR_2R[i]));
+    asm volatile("subc.u32 %0, 0, 0;" : "=r"(borrow));
+    const bool keep = carry == 0 && borrow != 0;
+    fr_t r;
+#pragma unroll
+    for (int i = 0; i < 8; i++) r.l[i] = keep ? s.l[i] : d.l[i];
+    return r;
+}
+
+/* a - b in [0, 2r) for a, b < 2r: plus 2r when it borrows. */
+static __device__ __forceinline__ fr_t fr_sub_lazy(const fr_t &a, const fr_t &b) {
+    fr_t d;
+    uint32_t borrow;
+    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(d.l[0]) : "r"(a.l[0]), "r"(b.l[0]));
+#pragma unroll
+    for (int i = 1; i < 8; i++) asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(d.l[i]) : "r"(a.l[i]), "r"(b.l[i]));
+    asm volatile("subc.u32 %0, 0, 0;" : "=r"(borrow));
+    fr_t m;
+#pragma unroll
+    for (int i = 0; i < 8; i++) m.l[i] = FR_2R[i] & borrow;
+    asm volatile("add.cc.u32 %0, %0, %1;" : "+r"(d.l[0]) : "r"(m.l[0]));
+#pragma unroll
+    for (int i = 1; i < 7; i++) asm volatile("addc.cc.u32 %0, %0, %1;" : "+r"(d.l[i]) : "r"(m.l[i]));
+    asm volatile("addc.u32 %0, %0, %1;" : "+r"(d.l[7]) : "r"(m.l[7]));
+    return d;
+}
+
 #endif

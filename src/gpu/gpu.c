@@ -7,6 +7,7 @@
  * roots of unity of orders up to 2^10 (czk_gpu_launch_roots); the coset tables of the
  * last domain size hold g^p and g^-p split as hi[p >> s]·lo[p & (2^s - 1)],
  * with 1/n and 1/Z(g) folded into the hi tables where a sequence needs them. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,13 +31,19 @@ struct czk_gpu {
     unsigned cs_log, cs_s;
     size_t cs_lo_len, cs_hi_len;
     unsigned dif_max; /* largest k of a pass (CZK_GPU_NTT_K, default 9) */
-    /* staged uploads (gpu_stage.h): two pinned host buffers and a copy stream,
-     * made at the first staged upload */
+    /* the staged uploads of the device's lock holder (gpu_stage.h), made at
+     * the first one */
+    czk_gpu_stager *stager;
+    pthread_mutex_t mem_mu; /* cap and used, shared with the threads staging before the lock */
+};
+
+/* Staged uploads: two pinned host buffers and a copy stream. */
+struct czk_gpu_stager {
+    czk_gpu *g;
     cudaStream_t copy;
     void *pin[2];
     cudaEvent_t pin_ev[2];
     cudaEvent_t up_ev;
-    int staged_ready;
 };
 
 struct czk_gpu_vec {
@@ -82,30 +89,40 @@ int czk_gpu_count(void) {
 /* cudaMalloc against g's cap; CZK_ERR_NO_MEMORY beyond it or when the device is full. */
 static czk_err dev_alloc(czk_gpu *g, void **p, size_t bytes, const char *what, char *msg, size_t msglen) {
     *p = NULL;
-    if (bytes > g->cap || g->used > g->cap - bytes) {
+    /* the bytes are counted first, so that two threads cannot both pass the cap */
+    pthread_mutex_lock(&g->mem_mu);
+    const size_t used = g->used;
+    const int over = bytes > g->cap || used > g->cap - bytes;
+    if (!over) g->used += bytes;
+    pthread_mutex_unlock(&g->mem_mu);
+    if (over) {
         if (msg && msglen)
             snprintf(msg, msglen, "GPU memory cap reached in %s: %zu bytes needed, %zu of %zu in use", what, bytes,
-                     g->used, g->cap);
+                     used, g->cap);
         return CZK_ERR_NO_MEMORY;
     }
     cudaError_t ce = cudaMalloc(p, bytes ? bytes : 1);
     if (ce != cudaSuccess) {
         (void)cudaGetLastError();
         *p = NULL;
+        pthread_mutex_lock(&g->mem_mu);
+        g->used -= bytes;
+        pthread_mutex_unlock(&g->mem_mu);
         if (ce == cudaErrorMemoryAllocation && msg && msglen) {
-            snprintf(msg, msglen, "GPU out of memory in %s: %zu bytes needed, czk holds %zu", what, bytes, g->used);
+            snprintf(msg, msglen, "GPU out of memory in %s: %zu bytes needed, czk holds %zu", what, bytes, used);
             return CZK_ERR_NO_MEMORY;
         }
         return cuda_fail(ce, what, msg, msglen);
     }
-    g->used += bytes;
     return CZK_OK;
 }
 
 static void dev_free(czk_gpu *g, void *p, size_t bytes) {
     if (!p) return;
     cudaFree(p);
+    pthread_mutex_lock(&g->mem_mu);
     g->used -= bytes;
+    pthread_mutex_unlock(&g->mem_mu);
 }
 
 int czk_gpu_dev_alloc(czk_gpu *g, void **p, size_t bytes, const char *what, char *msg, size_t msglen) {
@@ -149,36 +166,32 @@ czk_err czk_gpu_open(czk_gpu **out, int ordinal, size_t mem_cap_bytes, char *msg
         free(g);
         return cuda_fail(ce, "cudaStreamCreate", msg, msglen);
     }
+    pthread_mutex_init(&g->mem_mu, NULL);
     *out = g;
     return CZK_OK;
-}
-
-static void staged_free(czk_gpu *g) {
-    if (!g->staged_ready) return;
-    cudaStreamSynchronize(g->copy);
-    for (int k = 0; k < 2; k++) {
-        cudaFreeHost(g->pin[k]);
-        cudaEventDestroy(g->pin_ev[k]);
-    }
-    cudaEventDestroy(g->up_ev);
-    cudaStreamDestroy(g->copy);
-    g->staged_ready = 0;
 }
 
 void czk_gpu_close(czk_gpu *g) {
     if (!g) return;
     cudaSetDevice(g->ordinal);
     cudaStreamSynchronize(g->stream);
-    staged_free(g);
+    czk_gpu_stager_close(g->stager);
     dev_free(g, g->tw, g->tw_bytes);
     dev_free(g, g->cs, g->cs_bytes);
     cudaStreamDestroy(g->stream);
+    pthread_mutex_destroy(&g->mem_mu);
     free(g);
 }
 
 const char *czk_gpu_describe(const czk_gpu *g) { return g ? g->desc : "no GPU"; }
 
-size_t czk_gpu_mem_used(const czk_gpu *g) { return g ? g->used : 0; }
+size_t czk_gpu_mem_used(const czk_gpu *g) {
+    if (!g) return 0;
+    pthread_mutex_lock((pthread_mutex_t *)&g->mem_mu);
+    const size_t used = g->used;
+    pthread_mutex_unlock((pthread_mutex_t *)&g->mem_mu);
+    return used;
+}
 
 static double now_ms(void) {
     struct timespec ts;
@@ -296,24 +309,40 @@ static const void *cs_hi(const czk_gpu *g, int slot) {
 /* In-place DIF of 2^log_n points, bit-reversed out (dit 0), or its
  * transpose, bit-reversed in and natural out (dit 1): passes of at most
  * dif_max stages, the DIT's in the reverse order. */
-static cudaError_t run_passes(czk_gpu *g, void *x, unsigned log_n, int inverse, int dit) {
-    if (log_n == 0) return cudaSuccess;
-    unsigned npass = (log_n + g->dif_max - 1) / g->dif_max, bs[32], ks[32], b = log_n;
+/* The passes of a 2^log_n-point transform: pass i runs ks[i] stages on bits
+ * [bs[i], bs[i] + ks[i]), from the top bits down to bs = 0. */
+static unsigned pass_plan(const czk_gpu *g, unsigned log_n, unsigned *ks, unsigned *bs) {
+    unsigned npass = (log_n + g->dif_max - 1) / g->dif_max, b = log_n;
     for (unsigned i = 0; i < npass; i++) {
         ks[i] = log_n / npass + (i < log_n % npass ? 1 : 0);
         b -= ks[i];
         bs[i] = b;
     }
+    return npass;
+}
+
+/* without_b0: all passes but the one at b = 0 (the DIF's last, the DIT's
+ * first), which czk_gpu_launch_pass_fused runs; mb, mc: x·mb - mc fused
+ * into the DIF's first pass (log_n > 0) */
+static cudaError_t run_passes_but(czk_gpu *g, void *x, unsigned log_n, int inverse, int dit, int without_b0,
+                                  const void *mb, const void *mc) {
+    if (log_n == 0) return cudaSuccess;
+    unsigned ks[32], bs[32];
+    const unsigned npass = pass_plan(g, log_n, ks, bs);
     for (unsigned t = 0; t < npass; t++) {
         const unsigned i = dit ? npass - 1 - t : t, k = ks[i];
+        if (without_b0 && bs[i] == 0) continue;
         unsigned room = 10 - k, c = bs[i] < room ? bs[i] : room;
-        cudaError_t ce = czk_gpu_launch_pass(x, log_n, bs[i], k, c, g->tw, g->tw_log, inverse, dit, g->stream);
+        cudaError_t ce = czk_gpu_launch_pass(x, log_n, bs[i], k, c, g->tw, g->tw_log, inverse, dit, t ? NULL : mb,
+                                             t ? NULL : mc, g->stream);
         if (ce != cudaSuccess) return ce;
     }
     return cudaSuccess;
 }
 
-static cudaError_t run_dif(czk_gpu *g, void *x, unsigned log_n, int inverse) { return run_passes(g, x, log_n, inverse, 0); }
+static cudaError_t run_dif(czk_gpu *g, void *x, unsigned log_n, int inverse) {
+    return run_passes_but(g, x, log_n, inverse, 0, 0, NULL, NULL);
+}
 
 /* Enqueues the transform `kind` of x (2^d->log_n points) on g's stream; the
  * tables must be ready. */
@@ -432,12 +461,20 @@ czk_err czk_gpu_ntt(czk_gpu *g, const czk_domain *d, czk_fr *a, czk_gpu_ntt_kind
  * (coefficients in bit-reversed order), the factor g^i/n on coefficient i,
  * and a forward DIT (the coset evaluations in natural order); then a·b - c,
  * an inverse DIF, and a bit reversal that applies g^-i/(n·Z(g)). On an H200
- * at 2^27, 350 ms against 364 ms with a bit reversal per transform. */
+ * at 2^27, 350 ms against 364 ms with a bit reversal per transform. The
+ * inverse DIF's last pass, the factor and the DIT's first pass are one
+ * kernel (czk_gpu_launch_pass_fused), and a·b - c is done by the first pass
+ * of its inverse DIF. */
 static cudaError_t enqueue_h_input(czk_gpu *g, const czk_domain *d, void *x) {
-    cudaError_t ce = run_dif(g, x, d->log_n, 1);
+    const unsigned L = d->log_n;
+    if (L == 0) return czk_gpu_launch_scale(x, d->n, cs_hi(g, CS_GHI_N), cs_lo(g, CS_GLO), g->cs_s, 0, g->stream);
+    unsigned ks[32], bs[32];
+    const unsigned last = pass_plan(g, L, ks, bs) - 1;
+    cudaError_t ce = run_passes_but(g, x, L, 1, 0, 1, NULL, NULL);
     if (ce == cudaSuccess)
-        ce = czk_gpu_launch_scale(x, d->n, cs_hi(g, CS_GHI_N), cs_lo(g, CS_GLO), g->cs_s, d->log_n, g->stream);
-    if (ce == cudaSuccess) ce = run_passes(g, x, d->log_n, 0, 1);
+        ce = czk_gpu_launch_pass_fused(x, L, ks[last], g->tw, g->tw_log, cs_hi(g, CS_GHI_N), cs_lo(g, CS_GLO), g->cs_s,
+                                       g->stream);
+    if (ce == cudaSuccess) ce = run_passes_but(g, x, L, 0, 1, 1, NULL, NULL);
     return ce;
 }
 
@@ -445,8 +482,7 @@ static cudaError_t enqueue_h_input(czk_gpu *g, const czk_domain *d, void *x) {
  * natural order, into a */
 static cudaError_t enqueue_h_tail(czk_gpu *g, const czk_domain *d, void *a, const void *b, const void *c) {
     unsigned L = d->log_n;
-    cudaError_t ce = czk_gpu_launch_abc(a, b, c, d->n, g->stream);
-    if (ce == cudaSuccess) ce = run_dif(g, a, L, 1);
+    cudaError_t ce = L ? run_passes_but(g, a, L, 1, 0, 0, b, c) : czk_gpu_launch_abc(a, b, c, d->n, g->stream);
     if (ce == cudaSuccess)
         ce = czk_gpu_launch_bitrev(a, L, 2, NULL, cs_hi(g, CS_GIHI_NZ), cs_lo(g, CS_GILO), g->cs_s, g->stream);
     return ce;
@@ -507,31 +543,50 @@ void *czk_gpu_vec_ptr(czk_gpu_vec *v) { return v ? v->p : NULL; }
 
 size_t czk_gpu_mem_cap(const czk_gpu *g) { return g ? g->cap : 0; }
 
-static czk_err staged_init(czk_gpu *g, char *msg, size_t msglen) {
-    if (g->staged_ready) return CZK_OK;
-    memset(g->pin, 0, sizeof g->pin);
-    cudaError_t ce = cudaStreamCreateWithFlags(&g->copy, cudaStreamNonBlocking);
+czk_err czk_gpu_stager_open(czk_gpu *g, czk_gpu_stager **out, char *msg, size_t msglen) {
+    *out = NULL;
+    if (!g) return fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument%s%s", "", "");
+    CK(cudaSetDevice(g->ordinal), "cudaSetDevice");
+    czk_gpu_stager *st = calloc(1, sizeof *st);
+    if (!st) return fail(msg, msglen, CZK_ERR_NO_MEMORY, "out of host memory%s%s", "", "");
+    st->g = g;
+    cudaError_t ce = cudaStreamCreateWithFlags(&st->copy, cudaStreamNonBlocking);
     if (ce != cudaSuccess) {
         (void)cudaGetLastError();
+        free(st);
         return cuda_fail(ce, "cudaStreamCreate (copies)", msg, msglen);
     }
     int made_ev = 0;
     for (int k = 0; k < 2 && ce == cudaSuccess; k++) {
-        ce = cudaHostAlloc(&g->pin[k], CZK_GPU_STAGE_BYTES, cudaHostAllocDefault);
-        if (ce == cudaSuccess) ce = cudaEventCreateWithFlags(&g->pin_ev[k], cudaEventDisableTiming);
+        ce = cudaHostAlloc(&st->pin[k], CZK_GPU_STAGE_BYTES, cudaHostAllocDefault);
+        if (ce == cudaSuccess) ce = cudaEventCreateWithFlags(&st->pin_ev[k], cudaEventDisableTiming);
         if (ce == cudaSuccess) made_ev++;
     }
-    if (ce == cudaSuccess) ce = cudaEventCreateWithFlags(&g->up_ev, cudaEventDisableTiming);
+    if (ce == cudaSuccess) ce = cudaEventCreateWithFlags(&st->up_ev, cudaEventDisableTiming);
     if (ce != cudaSuccess) {
         (void)cudaGetLastError();
         for (int k = 0; k < 2; k++)
-            if (g->pin[k]) cudaFreeHost(g->pin[k]);
-        for (int k = 0; k < made_ev; k++) cudaEventDestroy(g->pin_ev[k]);
-        cudaStreamDestroy(g->copy);
+            if (st->pin[k]) cudaFreeHost(st->pin[k]);
+        for (int k = 0; k < made_ev; k++) cudaEventDestroy(st->pin_ev[k]);
+        cudaStreamDestroy(st->copy);
+        free(st);
         return cuda_fail(ce, "pinned staging buffers", msg, msglen);
     }
-    g->staged_ready = 1;
+    *out = st;
     return CZK_OK;
+}
+
+void czk_gpu_stager_close(czk_gpu_stager *st) {
+    if (!st) return;
+    cudaSetDevice(st->g->ordinal);
+    cudaStreamSynchronize(st->copy);
+    for (int k = 0; k < 2; k++) {
+        cudaFreeHost(st->pin[k]);
+        cudaEventDestroy(st->pin_ev[k]);
+    }
+    cudaEventDestroy(st->up_ev);
+    cudaStreamDestroy(st->copy);
+    free(st);
 }
 
 /* Copies bytes from pageable src to device dst in chunks through the two
@@ -549,55 +604,85 @@ static void copy_part(void *ctx, size_t begin, size_t end, int worker) {
     memcpy(j->dst + begin, j->src + begin, end - begin);
 }
 
-static czk_err stage_copy(czk_gpu *g, void *dst, const void *src, size_t bytes, czk_pool *pool, char *msg,
+static czk_err stage_copy(czk_gpu_stager *st, void *dst, const void *src, size_t bytes, czk_pool *pool, char *msg,
                           size_t msglen) {
     size_t off = 0;
     int slot = 0;
     while (off < bytes) {
         size_t len = bytes - off < CZK_GPU_STAGE_BYTES ? bytes - off : CZK_GPU_STAGE_BYTES;
-        CK(cudaEventSynchronize(g->pin_ev[slot]), "the staged upload");
-        copy_job j = {g->pin[slot], (const char *)src + off};
+        CK(cudaEventSynchronize(st->pin_ev[slot]), "the staged upload");
+        copy_job j = {st->pin[slot], (const char *)src + off};
         czk_pool_run(pool, len, (size_t)1 << 20, copy_part, &j);
-        CK(cudaMemcpyAsync((char *)dst + off, g->pin[slot], len, cudaMemcpyHostToDevice, g->copy), "the staged upload");
-        CK(cudaEventRecord(g->pin_ev[slot], g->copy), "the staged upload");
+        CK(cudaMemcpyAsync((char *)dst + off, st->pin[slot], len, cudaMemcpyHostToDevice, st->copy),
+           "the staged upload");
+        CK(cudaEventRecord(st->pin_ev[slot], st->copy), "the staged upload");
         off += len;
         slot ^= 1;
     }
     /* the host buffer is free once both pinned buffers have been copied out
      * of; the caller frees src after this returns, so wait for the copies */
-    for (int k = 0; k < 2; k++) CK(cudaEventSynchronize(g->pin_ev[k]), "the staged upload");
-    CK(cudaEventRecord(g->up_ev, g->copy), "the staged upload");
+    for (int k = 0; k < 2; k++) CK(cudaEventSynchronize(st->pin_ev[k]), "the staged upload");
+    CK(cudaEventRecord(st->up_ev, st->copy), "the staged upload");
     return CZK_OK;
+}
+
+/* count values into v (zero beyond) on st's copy stream; up_ev marks the end */
+static czk_err stage_vec(czk_gpu_stager *st, czk_gpu_vec *v, const czk_fr *src, size_t count, czk_pool *pool,
+                         char *msg, size_t msglen) {
+    if (!st || !v || v->g != st->g || (count && !src) || count > v->n)
+        return fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument%s%s", "", "");
+    CK(cudaSetDevice(st->g->ordinal), "cudaSetDevice");
+    if (count < v->n)
+        CK(cudaMemsetAsync((czk_fr *)v->p + count, 0, (v->n - count) * sizeof(czk_fr), st->copy), "cudaMemset");
+    return stage_copy(st, v->p, src, count * sizeof(czk_fr), pool, msg, msglen);
+}
+
+czk_err czk_gpu_vec_upload_via(czk_gpu_stager *st, czk_gpu_vec *v, const czk_fr *src, size_t count, czk_pool *pool,
+                               char *msg, size_t msglen) {
+    czk_err e = stage_vec(st, v, src, count, pool, msg, msglen);
+    if (e != CZK_OK) return e;
+    CK(cudaEventSynchronize(st->up_ev), "the staged upload");
+    return CZK_OK;
+}
+
+/* the lock holder's stager, made at its first use */
+static czk_err own_stager(czk_gpu *g, char *msg, size_t msglen) {
+    return g->stager ? CZK_OK : czk_gpu_stager_open(g, &g->stager, msg, msglen);
 }
 
 czk_err czk_gpu_vec_upload_staged(czk_gpu_vec *v, const czk_fr *src, size_t count, czk_pool *pool, char *msg,
                                   size_t msglen) {
-    if (!v || (count && !src) || count > v->n)
-        return fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument%s%s", "", "");
+    if (!v) return fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument%s%s", "", "");
     czk_gpu *g = v->g;
-    CK(cudaSetDevice(g->ordinal), "cudaSetDevice");
-    czk_err e = staged_init(g, msg, msglen);
-    if (e != CZK_OK) return e;
-    if (count < v->n)
-        CK(cudaMemsetAsync((czk_fr *)v->p + count, 0, (v->n - count) * sizeof(czk_fr), g->copy), "cudaMemset");
-    e = stage_copy(g, v->p, src, count * sizeof(czk_fr), pool, msg, msglen);
+    czk_err e = own_stager(g, msg, msglen);
+    if (e == CZK_OK) e = stage_vec(g->stager, v, src, count, pool, msg, msglen);
     if (e != CZK_OK) return e;
     /* later work on the compute stream sees the data */
-    CK(cudaStreamWaitEvent(g->stream, g->up_ev, 0), "cudaStreamWaitEvent");
+    CK(cudaStreamWaitEvent(g->stream, g->stager->up_ev, 0), "cudaStreamWaitEvent");
     return CZK_OK;
 }
 
-czk_err czk_gpu_poly_h_staged(czk_gpu *g, const czk_domain *d, czk_fr *const src[3], size_t n_have,
-                              czk_pool *pool, czk_gpu_vec **h_out, void (*done)(int k, void *ctx), void *ctx,
-                              char *msg, size_t msglen) {
+czk_err czk_gpu_poly_h_staged(czk_gpu *g, const czk_domain *d, czk_fr *const src[3], czk_gpu_vec *pre[3],
+                              size_t n_have, czk_pool *pool, czk_gpu_vec **h_out, void (*done)(int k, void *ctx),
+                              void *ctx, char *msg, size_t msglen) {
     *h_out = NULL;
-    if (!g || !src[0] || !src[1] || !src[2] || !d || n_have > d->n)
-        return fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument%s%s", "", "");
-    czk_err e = prepare(g, d, 1, msg, msglen);
-    if (e == CZK_OK) e = staged_init(g, msg, msglen);
-    if (e != CZK_OK) return e;
     czk_gpu_vec *v[3] = {NULL, NULL, NULL};
-    for (int k = 0; k < 3 && e == CZK_OK; k++) e = czk_gpu_vec_alloc(g, d->n, &v[k], msg, msglen);
+    for (int k = 0; k < 3; k++) {
+        if (pre) v[k] = pre[k], pre[k] = NULL; /* ours from here on */
+    }
+    czk_err e = CZK_OK;
+    if (!g || !d || n_have > d->n) e = CZK_ERR_INVALID_ARGUMENT;
+    for (int k = 0; k < 3 && e == CZK_OK; k++)
+        if (v[k] ? v[k]->g != g || v[k]->n != d->n : !src[k]) e = CZK_ERR_INVALID_ARGUMENT;
+    if (e != CZK_OK) {
+        for (int k = 0; k < 3; k++) czk_gpu_vec_free(v[k]);
+        return fail(msg, msglen, e, "invalid argument%s%s", "", "");
+    }
+    e = prepare(g, d, 1, msg, msglen);
+    if (e == CZK_OK) e = own_stager(g, msg, msglen);
+    int staged[3] = {v[0] == NULL, v[1] == NULL, v[2] == NULL};
+    for (int k = 0; k < 3 && e == CZK_OK; k++)
+        if (staged[k]) e = czk_gpu_vec_alloc(g, d->n, &v[k], msg, msglen);
     /* CZK_GPU_H_PROFILE=1: the host's time in each staged upload and in the
      * wait for the last kernels, on stderr (for tuning) */
     const int prof = getenv("CZK_GPU_H_PROFILE") && getenv("CZK_GPU_H_PROFILE")[0] == '1';
@@ -605,10 +690,12 @@ czk_err czk_gpu_poly_h_staged(czk_gpu *g, const czk_domain *d, czk_fr *const src
     tp[0] = now_ms();
     /* vector k's transforms run while vector k+1 is staged */
     for (int k = 0; k < 3 && e == CZK_OK; k++) {
-        e = czk_gpu_vec_upload_staged(v[k], src[k], n_have, pool, msg, msglen);
-        if (e != CZK_OK) break;
+        if (staged[k]) {
+            e = czk_gpu_vec_upload_staged(v[k], src[k], n_have, pool, msg, msglen);
+            if (e != CZK_OK) break;
+            if (done) done(k, ctx);
+        }
         tp[k + 1] = now_ms();
-        if (done) done(k, ctx);
         cudaError_t ce = enqueue_h_input(g, d, v[k]->p);
         if (ce != cudaSuccess) {
             (void)cudaGetLastError();

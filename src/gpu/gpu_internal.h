@@ -25,9 +25,17 @@ cudaError_t czk_gpu_launch_table(void *tw, const void *hi, const void *lo, unsig
  * (czk_gpu_launch_roots); inverse uses ω^-1. c_log columns per block
  * (c_log <= b, k + c_log <= 10). dit: the same pass transposed; the DIF's
  * passes run in the reverse order (from b = 0 up) take bit-reversed input
- * to the transform in natural order. */
+ * to the transform in natural order. mb, mc (DIF only, both or neither):
+ * each point x first becomes x·mb - mc at its index (H's a·b - c fused into
+ * the first pass of its inverse transform). */
 cudaError_t czk_gpu_launch_pass(void *x, unsigned log_n, unsigned b, unsigned k, unsigned c_log, const void *tw,
-                                unsigned tw_log, int inverse, int dit, cudaStream_t s);
+                                unsigned tw_log, int inverse, int dit, const void *mb, const void *mc, cudaStream_t s);
+/* H's fused middle on 2^log_n points: the inverse DIF's last pass (b = 0,
+ * k stages), x[i] *= f(rev(i)) with f(j) = hi[j >> s_log]·lo[j mod
+ * 2^s_log] (rev over log_n bits), and the forward DIT's first pass (b = 0,
+ * k stages); 1 <= k <= 10. */
+cudaError_t czk_gpu_launch_pass_fused(void *x, unsigned log_n, unsigned k, const void *tw, unsigned tw_log,
+                                      const void *hi, const void *lo, unsigned s_log, cudaStream_t s);
 
 /* The small root tables of the passes, czk_gpu_roots_count() elements
  * after the N/2 of tw (N = 2^tw_log), computed from those. */

@@ -178,12 +178,22 @@ static void buf_free(msm_bufs *b, int k) {
     } while (0)
 
 /* Common checks: r, the pointers, the density map's length; *nset = the
- * participating scalars (< 2^31). */
+ * participating scalars (< 2^31); with a density map and n > 0, *prefix =
+ * its words' prefix counts (czk_bitmap_prefix, one pass; the caller frees
+ * it, also on error), else NULL. */
 static czk_err check_args(const void *r, const void *bases, const void *scalars, size_t n, const czk_bitmap *density,
-                          size_t *nset, char *msg, size_t msglen) {
+                          size_t *nset, uint64_t **prefix, char *msg, size_t msglen) {
+    *prefix = NULL;
     if (!r || (n > 0 && (!bases || !scalars)) || (density && density->nbits < n))
         return msm_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument");
-    *nset = density ? (n ? czk_bitmap_rank(density, n) : 0) : n;
+    *nset = n;
+    if (density && n) {
+        *prefix = malloc((n + 63) / 64 * sizeof **prefix);
+        if (!*prefix) return msm_fail(msg, msglen, CZK_ERR_NO_MEMORY, "out of host memory");
+        *nset = czk_bitmap_prefix(density, n, *prefix);
+    } else if (density) {
+        *nset = 0;
+    }
     if (*nset >= ((size_t)1 << 31))
         return msm_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "GPU MSM: 2^31 or more scalars");
     return CZK_OK;
@@ -214,8 +224,8 @@ static void msm_shape(const msm_group *G, int c, unsigned *W, uint32_t *nb, unsi
  * array (and the full one freed); else digits reads them through the index
  * list. */
 static czk_err msm_core(czk_gpu *g, const msm_group *G, void *r, const void *dbases, const void *dscalars,
-                        size_t scal_bytes, size_t n, const czk_bitmap *density, size_t nset, char *msg,
-                        size_t msglen) {
+                        size_t scal_bytes, size_t n, const czk_bitmap *density, const uint64_t *prefix,
+                        size_t nset, char *msg, size_t msglen) {
     msm_bufs b;
     memset(&b, 0, sizeof b);
     b.g = g;
@@ -226,7 +236,6 @@ static czk_err msm_core(czk_gpu *g, const msm_group *G, void *r, const void *dba
     czk_err e = CZK_OK;
     cudaStream_t st = czk_gpu_stream(g), st2 = NULL;
     cudaEvent_t ev[4] = {NULL, NULL, NULL, NULL};
-    unsigned long long *prefix = NULL;
     char *seg = NULL;
     const size_t xb = czk_gpu_msm_xyzz_bytes(G->grp), jb = G->jac_bytes;
     int c = 0;
@@ -244,16 +253,6 @@ static czk_err msm_core(czk_gpu *g, const msm_group *G, void *r, const void *dba
     CKM(cudaMemsetAsync(b.p[B_CNT], 0, 4 * sizeof(uint32_t), st), "the MSM prep kernel");
     if (density) {
         size_t nw = (n + 63) / 64;
-        prefix = malloc(nw * sizeof *prefix);
-        if (!prefix) {
-            e = msm_fail(msg, msglen, CZK_ERR_NO_MEMORY, "out of host memory");
-            goto out;
-        }
-        unsigned long long acc = 0;
-        for (size_t k = 0; k < nw; k++) {
-            prefix[k] = acc;
-            acc += (unsigned long long)__builtin_popcountll(density->words[k]);
-        }
         CKE(buf_alloc(&b, B_WORDS, nw * 8, "the density map", msg, msglen));
         CKE(buf_alloc(&b, B_PREFIX, nw * 8, "the density map", msg, msglen));
         CKM(cudaMemcpyAsync(b.p[B_WORDS], density->words, nw * 8, cudaMemcpyHostToDevice, st), "density upload");
@@ -467,7 +466,6 @@ out:
     if (st2) cudaStreamDestroy(st2);
     (void)cudaGetLastError();
     for (int k = 0; k < B_COUNT; k++) buf_free(&b, k);
-    free(prefix);
     free(seg);
     return e;
 }
@@ -475,7 +473,8 @@ out:
 /* msm_core with host scalars: uploads them into a buffer the core frees
  * after its first kernel. */
 static czk_err msm_core_host(czk_gpu *g, const msm_group *G, void *r, const void *dbases, const czk_fr *scalars,
-                             size_t n, const czk_bitmap *density, size_t nset, char *msg, size_t msglen) {
+                             size_t n, const czk_bitmap *density, const uint64_t *prefix, size_t nset, char *msg,
+                             size_t msglen) {
     void *d = NULL;
     size_t bytes = n * sizeof(czk_fr);
     czk_err e = (czk_err)czk_gpu_dev_alloc(g, &d, bytes, "the MSM scalars", msg, msglen);
@@ -487,7 +486,7 @@ static czk_err msm_core_host(czk_gpu *g, const msm_group *G, void *r, const void
         czk_gpu_dev_free(g, d, bytes);
         return e;
     }
-    return msm_core(g, G, r, dbases, d, bytes, n, density, nset, msg, msglen);
+    return msm_core(g, G, r, dbases, d, bytes, n, density, prefix, nset, msg, msglen);
 }
 
 static czk_err set_device(const czk_gpu *g, char *msg, size_t msglen) {
@@ -528,52 +527,52 @@ static void bases_free(czk_gpu *g, const msm_group *G, void *p, size_t count) {
 static czk_err msm_host(czk_gpu *g, const msm_group *G, void *r, const void *bases, const czk_fr *scalars, size_t n,
                         const czk_bitmap *density, char *msg, size_t msglen) {
     size_t nset = 0;
+    uint64_t *prefix = NULL;
     if (!g) return msm_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument");
-    czk_err e = check_args(r, bases, scalars, n, density, &nset, msg, msglen);
-    if (e != CZK_OK) return e;
-    if (nset == 0) {
-        G->set_inf(r);
-        return CZK_OK;
+    czk_err e = check_args(r, bases, scalars, n, density, &nset, &prefix, msg, msglen);
+    if (e == CZK_OK && nset == 0) G->set_inf(r);
+    if (e == CZK_OK && nset > 0) {
+        void *db = NULL;
+        e = bases_upload(g, G, bases, nset, &db, msg, msglen);
+        if (e == CZK_OK) e = msm_core_host(g, G, r, db, scalars, n, density, prefix, nset, msg, msglen);
+        bases_free(g, G, db, nset);
     }
-    void *db = NULL;
-    e = bases_upload(g, G, bases, nset, &db, msg, msglen);
-    if (e == CZK_OK) e = msm_core_host(g, G, r, db, scalars, n, density, nset, msg, msglen);
-    bases_free(g, G, db, nset);
+    free(prefix);
     return e;
 }
 
 static czk_err msm_resident(czk_gpu *g, const msm_group *G, void *r, czk_gpu *rb_g, const void *rb, size_t rb_count,
                             const czk_fr *scalars, size_t n, const czk_bitmap *density, char *msg, size_t msglen) {
     size_t nset = 0;
+    uint64_t *prefix = NULL;
     if (!g || !rb || rb_g != g) return msm_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument");
-    czk_err e = check_args(r, rb, scalars, n, density, &nset, msg, msglen);
-    if (e != CZK_OK) return e;
-    if (nset > rb_count)
-        return msm_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "GPU MSM: more scalars than resident bases");
-    if (nset == 0) {
-        G->set_inf(r);
-        return CZK_OK;
+    czk_err e = check_args(r, rb, scalars, n, density, &nset, &prefix, msg, msglen);
+    if (e == CZK_OK && nset > rb_count)
+        e = msm_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "GPU MSM: more scalars than resident bases");
+    if (e == CZK_OK && nset == 0) G->set_inf(r);
+    if (e == CZK_OK && nset > 0) {
+        e = set_device(g, msg, msglen);
+        if (e == CZK_OK) e = msm_core_host(g, G, r, rb, scalars, n, density, prefix, nset, msg, msglen);
     }
-    e = set_device(g, msg, msglen);
-    if (e != CZK_OK) return e;
-    return msm_core_host(g, G, r, rb, scalars, n, density, nset, msg, msglen);
+    free(prefix);
+    return e;
 }
 
 static czk_err msm_dev(czk_gpu *g, const msm_group *G, void *r, const void *dev_bases, size_t n_bases,
                        const void *dev_scalars, size_t n, const czk_bitmap *density, char *msg, size_t msglen) {
     size_t nset = 0;
+    uint64_t *prefix = NULL;
     if (!g) return msm_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument");
-    czk_err e = check_args(r, dev_bases, dev_scalars, n, density, &nset, msg, msglen);
-    if (e != CZK_OK) return e;
-    if (nset > n_bases)
-        return msm_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "GPU MSM: more scalars than device bases");
-    if (nset == 0) {
-        G->set_inf(r);
-        return CZK_OK;
+    czk_err e = check_args(r, dev_bases, dev_scalars, n, density, &nset, &prefix, msg, msglen);
+    if (e == CZK_OK && nset > n_bases)
+        e = msm_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "GPU MSM: more scalars than device bases");
+    if (e == CZK_OK && nset == 0) G->set_inf(r);
+    if (e == CZK_OK && nset > 0) {
+        e = set_device(g, msg, msglen);
+        if (e == CZK_OK) e = msm_core(g, G, r, dev_bases, dev_scalars, 0, n, density, prefix, nset, msg, msglen);
     }
-    e = set_device(g, msg, msglen);
-    if (e != CZK_OK) return e;
-    return msm_core(g, G, r, dev_bases, dev_scalars, 0, n, density, nset, msg, msglen);
+    free(prefix);
+    return e;
 }
 
 /* ---- G1 ---------------------------------------------------------------------- */

@@ -2,7 +2,7 @@
  * beyond include/czk/gpu.h: uploads through pinned staging buffers on a
  * copy stream, and H computed from host a, b, c with the uploads of b and c
  * overlapped with the transforms of a and b. The czk_gpu is not
- * thread-safe: callers hold the device lock. */
+ * thread-safe: callers hold the device lock, but for the stagers below. */
 #ifndef CZK_GPU_STAGE_H
 #define CZK_GPU_STAGE_H
 
@@ -19,22 +19,39 @@ size_t czk_gpu_mem_cap(const czk_gpu *g);
 /* The device pointer of v (n Montgomery czk_fr). */
 void *czk_gpu_vec_ptr(czk_gpu_vec *v);
 
-/* Copies count values from host memory (pageable) into v through the pinned
- * staging buffers and zero-fills v beyond them; the copies into the staging
- * buffers run on pool (NULL: the calling thread) while the DMA engine empties
- * the other buffer; src may be freed when this returns; work queued on the
- * compute stream afterwards sees the data. */
+/* Copies count values from host memory (pageable) into v through the
+ * device's own pinned staging buffers (the lock holder's) and zero-fills v
+ * beyond them; the copies into the staging buffers run on pool (NULL: the
+ * calling thread) while the DMA engine empties the other buffer; src may be
+ * freed when this returns; work queued on the compute stream afterwards
+ * sees the data. */
 czk_err czk_gpu_vec_upload_staged(czk_gpu_vec *v, const czk_fr *src, size_t count, czk_pool *pool, char *msg,
                                   size_t msglen);
+
+/* A set of staging buffers of its own (two pinned buffers of
+ * CZK_GPU_STAGE_BYTES and a copy stream) for a thread that uploads without
+ * the device lock: a GPU worker staging its next partition while another
+ * worker's kernels run. The device memory accounting of g is thread-safe;
+ * nothing else of g is touched. */
+typedef struct czk_gpu_stager czk_gpu_stager;
+czk_err czk_gpu_stager_open(czk_gpu *g, czk_gpu_stager **out, char *msg, size_t msglen);
+void czk_gpu_stager_close(czk_gpu_stager *st);
+/* As czk_gpu_vec_upload_staged through st, and returns when the data is on
+ * the device. */
+czk_err czk_gpu_vec_upload_via(czk_gpu_stager *st, czk_gpu_vec *v, const czk_fr *src, size_t count, czk_pool *pool,
+                               char *msg, size_t msglen);
 
 /* czk_poly_h of host a = src[0], b = src[1], c = src[2], n_have values each
  * (zero beyond, up to d->n): on success *h_out is a device vector of d->n
  * values whose first d->n - 1 are H's coefficients, bit-identical to
- * czk_poly_h. done(k, ctx) is called as soon as src[k] is no longer needed
- * (its host buffer may be freed then); the transforms of each vector start
- * behind its own upload, so uploads overlap compute. */
-czk_err czk_gpu_poly_h_staged(czk_gpu *g, const czk_domain *d, czk_fr *const src[3], size_t n_have,
-                              czk_pool *pool, czk_gpu_vec **h_out, void (*done)(int k, void *ctx), void *ctx,
-                              char *msg, size_t msglen);
+ * czk_poly_h. pre (NULL, or entries NULL where not): vectors of d->n values
+ * already on the device in place of src[k] (czk_gpu_vec_upload_via); the
+ * call takes them over (frees them or returns one as *h_out, also on error)
+ * and sets pre[k] to NULL. done(k, ctx) is called as soon as src[k] is no
+ * longer needed (its host buffer may be freed then); the transforms of each
+ * vector start behind its own upload, so uploads overlap compute. */
+czk_err czk_gpu_poly_h_staged(czk_gpu *g, const czk_domain *d, czk_fr *const src[3], czk_gpu_vec *pre[3],
+                              size_t n_have, czk_pool *pool, czk_gpu_vec **h_out, void (*done)(int k, void *ctx),
+                              void *ctx, char *msg, size_t msglen);
 
 #endif

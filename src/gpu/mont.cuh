@@ -163,8 +163,14 @@ template <int N> MONT_FN void mont_shift_mad(uint32_t *X, uint32_t *Y, const uin
  * Either way one conditional subtraction reduces the result. Fp: 288
  * 64-bit multiply-adds (576 mul/mad.lo/hi), about 400 SASS instructions for
  * sm_90, a third of a CIOS with separate lo and hi chains; Fr: 112 (the
- * reduction rows' low pairs are additions, M::low64). */
-template <int N, class M> MONT_FN void mont_mul(uint32_t *r, const uint32_t *a, const uint32_t *b) {
+ * reduction rows' low pairs are additions, M::low64).
+ *
+ * Only a is bounded by the rows: b's limbs b_i are any 32-bit values. For
+ * Fr with a < r and b < 2r, t < a + r < 2r before every row as above, and
+ * at the end t < a·b/B + r < (2r/B + 1)·r < 1.91·r: FULL reduces that to
+ * [0, r) too, and !FULL (the NTT's lazy products) returns it as it is, in
+ * [0, 2r), saving the subtraction and the selects. */
+template <int N, class M, bool FULL = true> MONT_FN void mont_mul(uint32_t *r, const uint32_t *a, const uint32_t *b) {
     uint32_t e[N], o[N];
 #pragma unroll
     for (int j = 0; j < N; j += 2) {
@@ -190,6 +196,11 @@ template <int N, class M> MONT_FN void mont_mul(uint32_t *r, const uint32_t *a, 
 #pragma unroll
     for (int k = 1; k < N - 1; k++) ptx_addc_cc(s[k], e[k], o[k + 1]);
     ptx_addc(s[N - 1], e[N - 1], 0);
+    if (!FULL) {
+#pragma unroll
+        for (int k = 0; k < N; k++) r[k] = s[k];
+        return;
+    }
     uint32_t borrow;
     ptx_sub_cc(d[0], s[0], M::p(0));
 #pragma unroll

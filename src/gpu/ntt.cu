@@ -9,7 +9,11 @@
  * the value that lands at row v (frequency q = rev_k(v)) by ω_m^(u·q) before
  * writing it back in place: exactly what k in-place radix-2 DIF stages leave.
  * After the passes down to b = 0 the vector holds the transform in
- * bit-reversed order. */
+ * bit-reversed order.
+ *
+ * Inside a pass the values are lazy (fr.cuh: in [0, 2r), congruent): the
+ * stages' products skip their final subtraction and the sums and
+ * differences wrap at 2r; the pass stores canonical values. */
 #include <cuda_runtime.h>
 
 #include "fr.cuh"
@@ -56,9 +60,41 @@ struct split_sm {
 };
 #define SPLIT_PAD 4 /* uint4s between lo's end and hi */
 
+/* The k radix-2 stages of a pass over the block's 2^(k + c_log) points in
+ * shared memory (2^c_log columns of 2^k rows), one butterfly per thread and
+ * stage, lazy values in and out; DIT: the transposed stages, last first. */
+template <bool DIT>
+static __device__ __forceinline__ void stages(const split_sm &sm, unsigned k, unsigned c_log, unsigned tid,
+                                              const fr_t *rt) {
+    const unsigned uc = tid & ((1u << c_log) - 1), p = tid >> c_log;
+    for (unsigned s = 0; s < k; s++) {
+        const unsigned j = DIT ? k - 1 - s : s;
+        const unsigned sh = k - 1 - j, hh = 1u << sh;
+        const unsigned lo = p & (hh - 1);
+        const unsigned v0 = ((p >> sh) << (sh + 1)) | lo;
+        const unsigned i0 = (v0 << c_log) | uc, i1 = ((v0 + hh) << c_log) | uc;
+        const fr_t x0 = sm.get(i0);
+        fr_t x1 = sm.get(i1);
+        if (DIT) {
+            if (lo) x1 = fr_mul_lazy(fr_ldg(rt + (lo << j)), x1);
+            sm.put(i0, fr_add_lazy(x0, x1));
+            sm.put(i1, fr_sub_lazy(x0, x1));
+        } else {
+            fr_t y1 = fr_sub_lazy(x0, x1);
+            sm.put(i0, fr_add_lazy(x0, x1));
+            if (lo) y1 = fr_mul_lazy(fr_ldg(rt + (lo << j)), y1); /* lo·2^j < 2^(k-1) */
+            sm.put(i1, y1);
+        }
+        __syncthreads();
+    }
+}
+
+/* mb, mc (DIF only, else NULL): the pass first sets each point x to x·mb - mc
+ * at its index (H's a·b - c, fused into the first pass of its inverse). */
 template <bool DIT>
 __global__ void __launch_bounds__(512) pass_kernel(fr_t *x, unsigned b, unsigned k, unsigned c_log, const fr_t *tw,
-                                                   unsigned tw_log, const fr_t *rt, int inverse) {
+                                                   unsigned tw_log, const fr_t *rt, int inverse, const fr_t *mb,
+                                                   const fr_t *mc) {
     extern __shared__ __align__(16) unsigned char smem_raw[];
     const unsigned npts = 1u << (k + c_log);
     const split_sm sm = {(uint4 *)smem_raw, (uint4 *)smem_raw + npts + SPLIT_PAD};
@@ -73,7 +109,12 @@ __global__ void __launch_bounds__(512) pass_kernel(fr_t *x, unsigned b, unsigned
 #pragma unroll
     for (int h = 0; h < 2; h++) {
         const unsigned l = tid + h * nthreads, v = l >> c_log;
-        fr_t val = fr_load(base + ((size_t)v << b) + (l & cmask));
+        const size_t at = ((size_t)v << b) + (l & cmask);
+        fr_t val = fr_load(base + at);
+        if (!DIT && mb) {
+            const size_t gi = (size_t)(base - x) + at;
+            val = fr_sub(fr_mul(val, fr_ldg(mb + gi)), fr_ldg(mc + gi));
+        }
         if (DIT) {
             const uint32_t e = ((uint32_t)(ug << c_log) + (l & cmask)) * (__brev(v) >> (32 - k));
             if (e) val = fr_mul(val, tw_get(tw, tw_log, e << (tw_log - b - k), inverse));
@@ -82,37 +123,59 @@ __global__ void __launch_bounds__(512) pass_kernel(fr_t *x, unsigned b, unsigned
     }
     __syncthreads();
 
-    const unsigned uc = tid & cmask, p = tid >> c_log;
-    for (unsigned s = 0; s < k; s++) {
-        const unsigned j = DIT ? k - 1 - s : s;
-        const unsigned sh = k - 1 - j, hh = 1u << sh;
-        const unsigned lo = p & (hh - 1);
-        const unsigned v0 = ((p >> sh) << (sh + 1)) | lo;
-        const unsigned i0 = (v0 << c_log) | uc, i1 = ((v0 + hh) << c_log) | uc;
-        const fr_t x0 = sm.get(i0);
-        fr_t x1 = sm.get(i1);
-        if (DIT) {
-            if (lo) x1 = fr_mul(x1, fr_ldg(rt + (lo << j)));
-            sm.put(i0, fr_add(x0, x1));
-            sm.put(i1, fr_sub(x0, x1));
-        } else {
-            fr_t y1 = fr_sub(x0, x1);
-            sm.put(i0, fr_add(x0, x1));
-            if (lo) y1 = fr_mul(y1, fr_ldg(rt + (lo << j))); /* lo·2^j < 2^(k-1) */
-            sm.put(i1, y1);
-        }
-        __syncthreads();
-    }
+    stages<DIT>(sm, k, c_log, tid, rt);
 
 #pragma unroll
     for (int h = 0; h < 2; h++) {
         const unsigned l = tid + h * nthreads, v = l >> c_log;
         fr_t val = sm.get(l);
-        if (!DIT) {
-            const uint32_t e = ((uint32_t)(ug << c_log) + (l & cmask)) * (__brev(v) >> (32 - k));
-            if (e) val = fr_mul(val, tw_get(tw, tw_log, e << (tw_log - b - k), inverse));
-        }
+        uint32_t e = 0;
+        if (!DIT) e = ((uint32_t)(ug << c_log) + (l & cmask)) * (__brev(v) >> (32 - k));
+        /* fr_mul takes the lazy value as its b and reduces fully */
+        val = e ? fr_mul(tw_get(tw, tw_log, e << (tw_log - b - k), inverse), val) : fr_reduce_once(val);
         fr_store(base + ((size_t)v << b) + (l & cmask), val);
+    }
+}
+
+/* f(i) = hi[i >> s_log]·lo[i mod 2^s_log] (the tables of czk_gpu, e.g. g^i/n) */
+static __device__ __forceinline__ fr_t factor_of(size_t i, const fr_t *hi, const fr_t *lo, unsigned s_log) {
+    return fr_mul(fr_ldg(hi + (i >> s_log)), fr_ldg(lo + (i & ((((size_t)1) << s_log) - 1))));
+}
+
+/* The middle of H's inverse-then-coset transform, in one pass over each
+ * block of 2^k adjacent points: the last pass of the inverse DIF (b = 0,
+ * roots rt_dif), the factor f(rev(i)) of each point i (rev over log_n
+ * bits: the DIF's output is bit-reversed), and the first pass of the
+ * forward DIT (b = 0, roots rt_dit). At b = 0 neither pass has a factor
+ * between passes, so this is exactly pass_kernel<false>, scale_kernel and
+ * pass_kernel<true>, with one load and one store instead of three. */
+__global__ void __launch_bounds__(512) pass_fused_kernel(fr_t *x, unsigned k, const fr_t *rt_dif, const fr_t *rt_dit,
+                                                         const fr_t *hi, const fr_t *lo, unsigned s_log,
+                                                         unsigned log_n) {
+    extern __shared__ __align__(16) unsigned char smem_raw[];
+    const unsigned npts = 1u << k, nthreads = npts >> 1, tid = threadIdx.x;
+    const split_sm sm = {(uint4 *)smem_raw, (uint4 *)smem_raw + npts + SPLIT_PAD};
+    const size_t first = (size_t)blockIdx.x << k;
+    fr_t *base = x + first;
+#pragma unroll
+    for (int h = 0; h < 2; h++) {
+        const unsigned l = tid + h * nthreads;
+        sm.put(l, fr_load(base + l));
+    }
+    __syncthreads();
+    stages<false>(sm, k, 0, tid, rt_dif);
+#pragma unroll
+    for (int h = 0; h < 2; h++) {
+        const unsigned l = tid + h * nthreads;
+        const size_t fi = __brev((unsigned)(first + l)) >> (32 - log_n);
+        sm.put(l, fr_mul_lazy(factor_of(fi, hi, lo, s_log), sm.get(l)));
+    }
+    __syncthreads();
+    stages<true>(sm, k, 0, tid, rt_dit);
+#pragma unroll
+    for (int h = 0; h < 2; h++) {
+        const unsigned l = tid + h * nthreads;
+        fr_store(base + l, fr_reduce_once(sm.get(l)));
     }
 }
 
@@ -135,8 +198,7 @@ __global__ void table_kernel(fr_t *tw, const fr_t *hi, const fr_t *lo, unsigned 
 
 static __device__ __forceinline__ fr_t factor_at(size_t i, int mode, const fr_t &scalar, const fr_t *hi,
                                                  const fr_t *lo, unsigned s_log) {
-    if (mode == 1) return scalar;
-    return fr_mul(fr_ldg(hi + (i >> s_log)), fr_ldg(lo + (i & ((((size_t)1) << s_log) - 1))));
+    return mode == 1 ? scalar : factor_of(i, hi, lo, s_log);
 }
 
 __global__ void bitrev_kernel(fr_t *x, unsigned log_n, size_t n, int mode, fr_t scalar, const fr_t *hi,
@@ -183,8 +245,10 @@ extern "C" cudaError_t czk_gpu_launch_table(void *tw, const void *hi, const void
 }
 
 extern "C" cudaError_t czk_gpu_launch_pass(void *x, unsigned log_n, unsigned b, unsigned k, unsigned c_log,
-                                           const void *tw, unsigned tw_log, int inverse, int dit, cudaStream_t s) {
-    if (k < 1 || k + c_log > DIF_MAX_LOG || c_log > b || b + k > log_n || tw_log < log_n)
+                                           const void *tw, unsigned tw_log, int inverse, int dit, const void *mb,
+                                           const void *mc, cudaStream_t s) {
+    if (k < 1 || k + c_log > DIF_MAX_LOG || c_log > b || b + k > log_n || tw_log < log_n || (dit && mb) ||
+        !mb != !mc)
         return cudaErrorInvalidValue;
     const unsigned threads = 1u << (k + c_log - 1);
     const size_t blocks = (size_t)1 << (log_n - k - c_log);
@@ -192,10 +256,22 @@ extern "C" cudaError_t czk_gpu_launch_pass(void *x, unsigned log_n, unsigned b, 
     const fr_t *rt = (const fr_t *)tw + ((size_t)1 << (tw_log - 1)) + ((size_t)(inverse ? 1 : 0) * (DIF_MAX_LOG + 1) + k) * RT_LEN;
     if (dit)
         pass_kernel<true><<<(unsigned)blocks, threads, smem, s>>>((fr_t *)x, b, k, c_log, (const fr_t *)tw, tw_log,
-                                                                  rt, inverse ? 1 : 0);
+                                                                  rt, inverse ? 1 : 0, NULL, NULL);
     else
         pass_kernel<false><<<(unsigned)blocks, threads, smem, s>>>((fr_t *)x, b, k, c_log, (const fr_t *)tw, tw_log,
-                                                                   rt, inverse ? 1 : 0);
+                                                                   rt, inverse ? 1 : 0, (const fr_t *)mb,
+                                                                   (const fr_t *)mc);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t czk_gpu_launch_pass_fused(void *x, unsigned log_n, unsigned k, const void *tw, unsigned tw_log,
+                                                 const void *hi, const void *lo, unsigned s_log, cudaStream_t s) {
+    if (k < 1 || k > DIF_MAX_LOG || k > log_n || tw_log < log_n || log_n > 32) return cudaErrorInvalidValue;
+    const size_t smem = ((size_t)sizeof(fr_t) << k) + SPLIT_PAD * sizeof(uint4);
+    const fr_t *rt = (const fr_t *)tw + ((size_t)1 << (tw_log - 1));
+    pass_fused_kernel<<<(unsigned)((size_t)1 << (log_n - k)), 1u << (k - 1), smem, s>>>(
+        (fr_t *)x, k, rt + ((size_t)1 * (DIF_MAX_LOG + 1) + k) * RT_LEN, rt + (size_t)k * RT_LEN, (const fr_t *)hi,
+        (const fr_t *)lo, s_log, log_n);
     return cudaGetLastError();
 }
 

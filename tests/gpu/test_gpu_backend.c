@@ -138,10 +138,15 @@ static void *run_job(void *arg) {
     return NULL;
 }
 
-/* Two threads share one backend; each proof equals the CPU's. */
+/* Four threads share one backend; each proof equals the CPU's. When a
+ * start found the device lock taken, a start staged at least its a while
+ * waiting (the params' bases are resident, the device has room; one start
+ * stages at a time). */
 static void shared_backend(keys *k, czk_backend *cpu, czk_backend *gpu, czk_pool *pool) {
     job j[4];
     pthread_t th[4];
+    czk_backend_cuda_timings t0, t1;
+    czk_backend_cuda_timings_get(gpu, &t0);
     czk_rng rng;
     test_seed_rng(&rng, "test_gpu_backend");
     for (int i = 0; i < 4; i++) {
@@ -155,6 +160,10 @@ static void shared_backend(keys *k, czk_backend *cpu, czk_backend *gpu, czk_pool
         CHECK(pthread_create(&th[i], NULL, run_job, &j[i]) == 0);
     }
     for (int i = 0; i < 4; i++) pthread_join(th[i], NULL);
+    czk_backend_cuda_timings_get(gpu, &t1);
+    const unsigned long busy = t1.lock_busy - t0.lock_busy, staged = t1.prestaged - t0.prestaged;
+    printf("shared backend: %lu of 4 starts found the lock taken, %lu vectors staged while waiting\n", busy, staged);
+    CHECK_MSG(busy == 0 || (staged >= 1 && staged <= 3 * busy), "%lu busy starts staged %lu vectors", busy, staged);
     for (int i = 0; i < 4; i++) {
         CHECK_MSG(j[i].e == CZK_OK, "shared backend, thread %d: %s", i, j[i].msg);
         uint8_t pc[CZK_PROOF_BYTES];
