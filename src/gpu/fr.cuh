@@ -76,8 +76,8 @@ static __device__ __forceinline__ fr_t fr_add(const fr_t &a, const fr_t &b) {
     return fr_reduce_once(s);
 }
 
-/* a - b mod r: 8 subs, and 8 adds of r when it borrows. */
-static __device__ __forceinline__ fr_t fr_sub(const fr_t &a, const fr_t &b) {
+/* a - b, plus m (r or 2r) when it borrows: 8 subs, 8 adds. */
+static __device__ __forceinline__ fr_t fr_sub_wrap(const fr_t &a, const fr_t &b, const uint32_t *mod) {
     fr_t d;
     uint32_t borrow;
     asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(d.l[0]) : "r"(a.l[0]), "r"(b.l[0]));
@@ -86,13 +86,16 @@ static __device__ __forceinline__ fr_t fr_sub(const fr_t &a, const fr_t &b) {
     asm volatile("subc.u32 %0, 0, 0;" : "=r"(borrow));
     fr_t m;
 #pragma unroll
-    for (int i = 0; i < 8; i++) m.l[i] = FR_P[i] & borrow;
+    for (int i = 0; i < 8; i++) m.l[i] = mod[i] & borrow;
     asm volatile("add.cc.u32 %0, %0, %1;" : "+r"(d.l[0]) : "r"(m.l[0]));
 #pragma unroll
     for (int i = 1; i < 7; i++) asm volatile("addc.cc.u32 %0, %0, %1;" : "+r"(d.l[i]) : "r"(m.l[i]));
     asm volatile("addc.u32 %0, %0, %1;" : "+r"(d.l[7]) : "r"(m.l[7]));
     return d;
 }
+
+/* a - b mod r */
+static __device__ __forceinline__ fr_t fr_sub(const fr_t &a, const fr_t &b) { return fr_sub_wrap(a, b, FR_P); }
 
 /* -a mod r (0 stays 0). */
 static __device__ __forceinline__ fr_t fr_neg(const fr_t &a) {
@@ -150,21 +153,6 @@ static __device__ __forceinline__ fr_t fr_add_lazy(const fr_t &a, const fr_t &b)
 }
 
 /* a - b in [0, 2r) for a, b < 2r: plus 2r when it borrows. */
-static __device__ __forceinline__ fr_t fr_sub_lazy(const fr_t &a, const fr_t &b) {
-    fr_t d;
-    uint32_t borrow;
-    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(d.l[0]) : "r"(a.l[0]), "r"(b.l[0]));
-#pragma unroll
-    for (int i = 1; i < 8; i++) asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(d.l[i]) : "r"(a.l[i]), "r"(b.l[i]));
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(borrow));
-    fr_t m;
-#pragma unroll
-    for (int i = 0; i < 8; i++) m.l[i] = FR_2R[i] & borrow;
-    asm volatile("add.cc.u32 %0, %0, %1;" : "+r"(d.l[0]) : "r"(m.l[0]));
-#pragma unroll
-    for (int i = 1; i < 7; i++) asm volatile("addc.cc.u32 %0, %0, %1;" : "+r"(d.l[i]) : "r"(m.l[i]));
-    asm volatile("addc.u32 %0, %0, %1;" : "+r"(d.l[7]) : "r"(m.l[7]));
-    return d;
-}
+static __device__ __forceinline__ fr_t fr_sub_lazy(const fr_t &a, const fr_t &b) { return fr_sub_wrap(a, b, FR_2R); }
 
 #endif
