@@ -136,6 +136,13 @@ static int bench_workers(czk_backend *be, const czk_params *params, const master
                after.prestaged > before.prestaged
                    ? (after.prestage_s - before.prestage_s) * 1e3 / (double)(after.prestaged - before.prestaged)
                    : 0.0);
+        const double np = (double)(after.partitions - before.partitions);
+#define PER_START(f) (np > 0 ? (after.f - before.f) * 1e3 / np : 0.0)
+        printf("    per start under the lock: a,b,c + H %.1f ms, H MSM %.1f, witness %.1f, L/A/B-G1 %.1f, B-G2 %.1f; "
+               "lock wait %.1f ms\n",
+               PER_START(abc_h_s), PER_START(msm_h_s), PER_START(witness_s), PER_START(msm_g1_s),
+               PER_START(msm_g2_s), PER_START(lock_wait_s));
+#undef PER_START
         if (csv) fprintf(csv, "per partition with %d workers,%u,%s,%.3f,,\n", workers, k, g2where, per);
     }
     free(t);

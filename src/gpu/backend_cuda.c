@@ -14,9 +14,9 @@
  * The backend is shared by the engine's GPU workers: the per-device lock
  * serializes the device work of one device; everything else (checks, the
  * domain, the pending state, finish) runs outside it. A start that finds the
- * lock taken stages a, b, c to the device while it waits (prestage): the
- * copies overlap the other worker's kernels instead of idling the GPU under
- * the lock. */
+ * lock taken stages a, b, c to the device while it waits (prestage), once
+ * the holder's own uploads are over: the copies overlap the other worker's
+ * kernels instead of idling the GPU under the lock. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,12 +60,8 @@ typedef struct {
      * with staging buffers kept from one time to the next */
     pthread_mutex_t stage_mu;
     czk_gpu_stager *stager; /* under stage_mu; made at the first prestage */
-    /* the lock holder's own uploads (a, b, c, then the witness during the H
-     * MSM) are under way: a prestage waits for their end, so as not to
-     * share the copy engine and the host copies with them (on an H200 at
-     * 2^27 that made two workers slower than one) */
-    int uploading;       /* under mu */
-    pthread_cond_t idle; /* signalled, under mu, when uploading drops to 0 */
+    int phase;               /* the device lock holder's PHASE_ (under mu) */
+    pthread_cond_t phase_cv; /* signalled, under mu, at each change of phase */
 } cuda_backend;
 
 typedef struct {
@@ -257,42 +253,124 @@ static void free_host_abc(int k, void *ctx) {
     *v[k] = NULL;
 }
 
-/* The witness upload, run on its own thread while the H MSM's kernels run
- * (the copy engine and the host copies into the pinned buffers are idle
- * then); the device vectors are allocated before it starts, so the thread
- * touches only the staged-upload state of the device. */
-typedef struct {
-    czk_gpu_vec *win, *waux;
-    const czk_assignment *asg;
-    czk_pool *pool;
-    czk_err e;
-    char msg[256];
-} witness_upload;
+/* Where the device lock's holder is (cb->phase, under mu). A start that
+ * waits for the lock stages its a, b, c only in PHASE_KERNELS, so that its
+ * copies never share the copy engine and the host copies into the pinned
+ * buffers with the holder's own uploads (on an H200 at 2^27 that made two
+ * workers slower than one). PHASE_NONE: the lock is free, or just taken and
+ * its holder not yet in PHASE_UPLOADS. */
+enum { PHASE_NONE, PHASE_UPLOADS, PHASE_KERNELS };
 
-static void *witness_upload_run(void *arg) {
-    witness_upload *w = arg;
-    w->e = czk_gpu_vec_upload_staged(w->win, w->asg->input, w->asg->n_input, w->pool, w->msg, sizeof w->msg);
-    if (w->e == CZK_OK && w->waux)
-        w->e = czk_gpu_vec_upload_staged(w->waux, w->asg->aux, w->asg->n_aux, w->pool, w->msg, sizeof w->msg);
-    return NULL;
-}
-
-static void set_uploading(cuda_backend *cb, int on) {
+static void set_phase(cuda_backend *cb, int phase) {
     pthread_mutex_lock(&cb->mu);
-    cb->uploading = on;
-    if (!on) pthread_cond_broadcast(&cb->idle);
+    cb->phase = phase;
+    pthread_cond_broadcast(&cb->phase_cv);
     pthread_mutex_unlock(&cb->mu);
 }
 
+/* The witness upload, on a thread of its own while the H MSM's kernels run
+ * (the copy engine and the host copies into the pinned buffers are idle
+ * then); the device vectors are allocated before it starts, so the thread
+ * touches only the holder's stager and the device accounting.
+ * PHASE_KERNELS at its end. */
+typedef struct {
+    cuda_backend *cb;
+    czk_gpu_vec *v[2];
+    const czk_fr *src[2];
+    size_t count[2];
+    czk_err e;
+    char msg[256];
+} holder_upload;
+
+static void *holder_upload_run(void *arg) {
+    holder_upload *u = arg;
+    czk_gpu_stager *st = NULL;
+    u->e = czk_gpu_holder_stager(u->cb->gpu, &st, u->msg, sizeof u->msg);
+    for (int k = 0; k < 2 && u->e == CZK_OK; k++)
+        if (u->v[k])
+            u->e = czk_gpu_vec_upload_via(st, u->v[k], u->src[k], u->count[k], u->cb->cfg.pool, u->msg,
+                                          sizeof u->msg);
+    set_phase(u->cb, PHASE_KERNELS);
+    return NULL;
+}
+
+/* Runs the uploads on a thread (in the caller where none can be made);
+ * holder_upload_join waits for them and returns their error. */
+static bool holder_upload_begin(holder_upload *u, pthread_t *th) {
+    if (pthread_create(th, NULL, holder_upload_run, u) == 0) return true;
+    holder_upload_run(u);
+    return false;
+}
+
+static czk_err holder_upload_join(holder_upload *u, pthread_t th, bool threaded, czk_err e, char *msg,
+                                  size_t msglen) {
+    if (threaded) pthread_join(th, NULL);
+    if (e == CZK_OK && u->e != CZK_OK) {
+        SET_MSG("%s", u->msg);
+        return u->e;
+    }
+    return e;
+}
+
+/* L, A and B in G1 (and B in G2 on the GPU) over the witness on the device. */
+static czk_err witness_msms(cuda_backend *cb, cuda_pending *p, const czk_params *params, const czk_assignment *asg,
+                            const resident *res, const void *din, const void *daux, double *g1_s, double *g2_s,
+                            char *msg, size_t msglen) {
+    const size_t ni = asg->n_input, na = asg->n_aux;
+    const size_t kb = czk_bitmap_count(asg->b_input_density);
+    const double t0 = now_s();
+    czk_g1 t;
+    /* L */
+    czk_err e = msm1(cb, &p->sums.l, res ? res->l : NULL, params->l, params->n_l, 0, daux, na, NULL, msg, msglen);
+    /* A: inputs in full, then aux by the a density */
+    if (e == CZK_OK)
+        e = msm1(cb, &p->sums.a, res ? res->a : NULL, params->a, params->n_a, 0, din, ni, NULL, msg, msglen);
+    if (e == CZK_OK) {
+        e = msm1(cb, &t, res ? res->a : NULL, params->a, params->n_a, ni, daux, na, asg->a_aux_density, msg, msglen);
+        if (e == CZK_OK) czk_g1_add(&p->sums.a, &p->sums.a, &t);
+    }
+    /* B in G1 by the b densities */
+    if (e == CZK_OK)
+        e = msm1(cb, &p->sums.b_g1, res ? res->b_g1 : NULL, params->b_g1, params->n_b_g1, 0, din, ni,
+                 asg->b_input_density, msg, msglen);
+    if (e == CZK_OK) {
+        e = msm1(cb, &t, res ? res->b_g1 : NULL, params->b_g1, params->n_b_g1, kb, daux, na, asg->b_aux_density, msg,
+                 msglen);
+        if (e == CZK_OK) czk_g1_add(&p->sums.b_g1, &p->sums.b_g1, &t);
+    }
+    const double t1 = now_s();
+    /* B in G2 */
+    if (e == CZK_OK && cb->cfg.g2 == CZK_G2_GPU) {
+        czk_g2 t2;
+        e = msm2(cb, &p->sums.b_g2, res ? res->b_g2 : NULL, params->b_g2, params->n_b_g2, 0, din, ni,
+                 asg->b_input_density, msg, msglen);
+        if (e == CZK_OK) {
+            e = msm2(cb, &t2, res ? res->b_g2 : NULL, params->b_g2, params->n_b_g2, kb, daux, na, asg->b_aux_density,
+                     msg, msglen);
+            if (e == CZK_OK) czk_g2_add(&p->sums.b_g2, &p->sums.b_g2, &t2);
+        }
+    }
+    *g1_s = t1 - t0;
+    *g2_s = now_s() - t1;
+    return e;
+}
+
 /* Everything on the device; the caller holds the device lock. pre: a, b, c
- * where prestage put them on the device (taken over: freed or used). */
+ * where prestage put them on the device (taken over: freed or used).
+ *
+ * The order: H (staging a, b, c with each one's transforms overlapping the
+ * next upload), the H MSM while a thread uploads the witness, then the
+ * witness MSMs. Tried on an H200 at 2^27 and not kept: the witness first,
+ * then its MSMs while a thread stages a, b, c, then H and the H MSM (1,692
+ * ms against 1,640: the witness upload is exposed then, and the MSMs ran
+ * 70 ms slower under the copies, whose host threads take every core). */
 static czk_err device_work(cuda_backend *cb, cuda_pending *p, const czk_params *params, czk_assignment *asg,
                            const czk_domain *dom, czk_gpu_vec *pre[3], char *msg, size_t msglen) {
     czk_err e = CZK_OK;
     czk_gpu_vec *hv = NULL, *win = NULL, *waux = NULL;
     resident *res = NULL; /* NULL: the bases are streamed for each MSM */
     double t0 = now_s(), t1;
-    set_uploading(cb, 1);
+    set_phase(cb, PHASE_UPLOADS);
     for (res = cb->res; res && res->params != params; res = res->next) {}
     /* the bases stay resident only where a partition's working set still
      * fits beside them: a, b, c on the device, then H with the witness
@@ -317,11 +395,10 @@ static czk_err device_work(cuda_backend *cb, cuda_pending *p, const czk_params *
         }
     }
     t1 = now_s();
-    double t_bases = t1 - t0;
 
     /* H */
-    czk_fr *abc[3] = {asg->a, asg->b, asg->c};
-    e = czk_gpu_poly_h_staged(cb->gpu, dom, abc, pre, asg->n_abc, cb->cfg.pool, &hv, free_host_abc, asg, msg,
+    czk_fr *src[3] = {asg->a, asg->b, asg->c};
+    e = czk_gpu_poly_h_staged(cb->gpu, dom, src, pre, asg->n_abc, cb->cfg.pool, &hv, free_host_abc, asg, msg,
                               msglen);
     if (e != CZK_OK) goto out;
     double t2 = now_s();
@@ -329,71 +406,29 @@ static czk_err device_work(cuda_backend *cb, cuda_pending *p, const czk_params *
     e = czk_gpu_vec_alloc(cb->gpu, asg->n_input, &win, msg, msglen);
     if (e == CZK_OK && asg->n_aux) e = czk_gpu_vec_alloc(cb->gpu, asg->n_aux, &waux, msg, msglen);
     if (e != CZK_OK) goto out;
-    witness_upload wu = {win, waux, asg, cb->cfg.pool, CZK_OK, ""};
-    pthread_t wt;
-    bool threaded = pthread_create(&wt, NULL, witness_upload_run, &wu) == 0;
-    if (!threaded) witness_upload_run(&wu);
-    e = msm1(cb, &p->sums.h, res ? res->h : NULL, params->h, params->n_h, 0, czk_gpu_vec_ptr(hv), dom->n - 1,
-             NULL, msg, msglen);
+    holder_upload u = {cb, {win, waux}, {asg->input, asg->aux}, {asg->n_input, asg->n_aux}, CZK_OK, ""};
+    pthread_t th;
+    bool threaded = holder_upload_begin(&u, &th);
+    e = msm1(cb, &p->sums.h, res ? res->h : NULL, params->h, params->n_h, 0, czk_gpu_vec_ptr(hv), dom->n - 1, NULL,
+             msg, msglen);
     double t3 = now_s();
-    if (threaded) pthread_join(wt, NULL);
-    set_uploading(cb, 0); /* the rest is kernels: a waiting start may stage now */
+    e = holder_upload_join(&u, th, threaded, e, msg, msglen);
     czk_gpu_vec_free(hv);
     hv = NULL;
-    if (e == CZK_OK && wu.e != CZK_OK) {
-        e = wu.e;
-        SET_MSG("%s", wu.msg);
-    }
     if (e != CZK_OK) goto out;
-    double t4 = now_s();
-    const void *din = czk_gpu_vec_ptr(win), *daux = czk_gpu_vec_ptr(waux);
-    size_t ni = asg->n_input, na = asg->n_aux;
-    size_t kb = czk_bitmap_count(asg->b_input_density);
-    czk_g1 t;
-    /* L */
-    e = msm1(cb, &p->sums.l, res ? res->l : NULL, params->l, params->n_l, 0, daux, na, NULL, msg, msglen);
-    /* A: inputs in full, then aux by the a density */
-    if (e == CZK_OK) e = msm1(cb, &p->sums.a, res ? res->a : NULL, params->a, params->n_a, 0, din, ni, NULL, msg, msglen);
-    if (e == CZK_OK) {
-        e = msm1(cb, &t, res ? res->a : NULL, params->a, params->n_a, ni, daux, na, asg->a_aux_density, msg, msglen);
-        if (e == CZK_OK) czk_g1_add(&p->sums.a, &p->sums.a, &t);
-    }
-    /* B in G1 by the b densities */
-    if (e == CZK_OK)
-        e = msm1(cb, &p->sums.b_g1, res ? res->b_g1 : NULL, params->b_g1, params->n_b_g1, 0, din, ni,
-                 asg->b_input_density, msg, msglen);
-    if (e == CZK_OK) {
-        e = msm1(cb, &t, res ? res->b_g1 : NULL, params->b_g1, params->n_b_g1, kb, daux, na, asg->b_aux_density, msg,
-                 msglen);
-        if (e == CZK_OK) czk_g1_add(&p->sums.b_g1, &p->sums.b_g1, &t);
-    }
+    double t4 = now_s(), t_g1 = 0, t_g2 = 0;
+    e = witness_msms(cb, p, params, asg, res, czk_gpu_vec_ptr(win), czk_gpu_vec_ptr(waux), &t_g1, &t_g2, msg, msglen);
     if (e != CZK_OK) goto out;
-    double t5 = now_s();
-    /* B in G2 */
-    if (cb->cfg.g2 == CZK_G2_GPU) {
-        czk_g2 t2v;
-        e = msm2(cb, &p->sums.b_g2, res ? res->b_g2 : NULL, params->b_g2, params->n_b_g2, 0, din, ni,
-                 asg->b_input_density, msg, msglen);
-        if (e == CZK_OK) {
-            e = msm2(cb, &t2v, res ? res->b_g2 : NULL, params->b_g2, params->n_b_g2, kb, daux, na,
-                     asg->b_aux_density, msg, msglen);
-            if (e == CZK_OK) czk_g2_add(&p->sums.b_g2, &p->sums.b_g2, &t2v);
-        }
-    }
-    double t6 = now_s();
-    if (e == CZK_OK) {
-        pthread_mutex_lock(&cb->mu);
-        cb->t.partitions++;
-        cb->t.bases_s += t_bases;
-        cb->t.abc_h_s += t2 - t1;
-        cb->t.msm_h_s += t3 - t2;
-        cb->t.witness_s += t4 - t3; /* what the upload added after the H MSM */
-        cb->t.msm_g1_s += t5 - t4;
-        cb->t.msm_g2_s += t6 - t5;
-        pthread_mutex_unlock(&cb->mu);
-    }
+    pthread_mutex_lock(&cb->mu);
+    cb->t.partitions++;
+    cb->t.bases_s += t1 - t0;
+    cb->t.abc_h_s += t2 - t1;
+    cb->t.msm_h_s += t3 - t2;
+    cb->t.witness_s += t4 - t3; /* what the upload added after the H MSM */
+    cb->t.msm_g1_s += t_g1;
+    cb->t.msm_g2_s += t_g2;
+    pthread_mutex_unlock(&cb->mu);
 out:
-    set_uploading(cb, 0);
     for (int k = 0; k < 3; k++) czk_gpu_vec_free(pre[k]); /* left when H was not reached */
     czk_gpu_vec_free(hv);
     czk_gpu_vec_free(win);
@@ -401,30 +436,45 @@ out:
     return e;
 }
 
-/* The device lock is taken: while waiting for it, once the lock holder's
- * own uploads are over (its H stage and witness), a, b, c go to the device
- * one after the other (each host buffer freed once its copy is there), until
- * the lock comes free or the device lacks the room. Only one start of the
- * backend does so at a time (another just waits), only where the params'
- * bases are resident already (the first partition of a params uploads them
- * under the lock), and only where each vector leaves room for a whole
- * partition's working set beside it (the lock holder's, whatever it has
- * allocated so far), so that staging never makes the running partition fail
- * for memory. Any failure here just leaves the rest to the usual staging
- * under the lock. Returns holding the lock. */
+/* The device lock is taken: while waiting for it, once its holder is in
+ * PHASE_KERNELS, a, b, c go to the device one after the other (each host
+ * buffer freed once its copy is there), until the lock comes free or the
+ * device lacks the room. Only one start of the backend does so at a time
+ * (another just waits), only where the params' bases are resident already
+ * (the first partition of a params uploads them under the lock), and only
+ * where each vector leaves room for a whole partition's working set beside
+ * it (the lock holder's, whatever it has allocated so far), so that staging
+ * never makes the running partition fail for memory. Any failure here just
+ * leaves the rest to the usual staging under the lock. Returns holding the
+ * lock. */
 static void prestage(cuda_backend *cb, const czk_params *params, czk_assignment *asg, const czk_domain *dom,
                      czk_gpu_vec *pre[3], pthread_mutex_t *lock) {
-    bool locked = false, resident_now = false, mine = pthread_mutex_trylock(&cb->stage_mu) == 0;
+    bool locked = false, go = false, mine = pthread_mutex_trylock(&cb->stage_mu) == 0;
     if (mine) {
         pthread_mutex_lock(&cb->mu);
-        for (const resident *r = cb->res; r; r = r->next) resident_now |= r->params == params;
-        /* the holder's uploads end before its partition does, so this wait is bounded */
-        while (resident_now && cb->uploading) pthread_cond_wait(&cb->idle, &cb->mu);
+        for (;;) {
+            bool resident_now = false;
+            for (const resident *r = cb->res; r; r = r->next) resident_now |= r->params == params;
+            if (!resident_now) break;
+            if (cb->phase == PHASE_KERNELS) {
+                go = true;
+                break;
+            }
+            if (pthread_mutex_trylock(lock) == 0) {
+                locked = true;
+                break;
+            }
+            /* timed: a holder of another backend on this device never signals */
+            struct timespec ts;
+            clock_gettime(CLOCK_REALTIME, &ts);
+            ts.tv_nsec += 2000000;
+            if (ts.tv_nsec >= 1000000000) ts.tv_sec++, ts.tv_nsec -= 1000000000;
+            pthread_cond_timedwait(&cb->phase_cv, &cb->mu, &ts);
+        }
         pthread_mutex_unlock(&cb->mu);
-        if (resident_now && !cb->stager && czk_gpu_stager_open(cb->gpu, &cb->stager, NULL, 0) != CZK_OK)
-            cb->stager = NULL;
+        if (go && !cb->stager && czk_gpu_stager_open(cb->gpu, &cb->stager, NULL, 0) != CZK_OK) cb->stager = NULL;
     }
-    czk_gpu_stager *st = mine && resident_now ? cb->stager : NULL;
+    czk_gpu_stager *st = go ? cb->stager : NULL;
     const size_t vec = dom->n * sizeof(czk_fr), work = 5 * vec + ((size_t)256 << 20);
     czk_fr **src[3] = {&asg->a, &asg->b, &asg->c};
     unsigned staged = 0;
@@ -481,7 +531,13 @@ static czk_err cuda_start(czk_backend *be, czk_backend_pending **out, const czk_
     if (pthread_mutex_trylock(lock) != 0) prestage(cb, params, asg, dom, pre, lock);
     double tl = now_s();
     e = device_work(cb, p, params, asg, dom, pre, msg, msglen);
+    pthread_mutex_lock(&cb->mu);
+    cb->phase = PHASE_NONE;
+    pthread_mutex_unlock(&cb->mu);
     pthread_mutex_unlock(lock);
+    pthread_mutex_lock(&cb->mu); /* wakes a waiting start, which takes the lock now */
+    pthread_cond_broadcast(&cb->phase_cv);
+    pthread_mutex_unlock(&cb->mu);
     pthread_mutex_lock(&cb->mu);
     cb->t.lock_wait_s += tl - tw;
     cb->t.start_s += now_s() - tw;
@@ -561,6 +617,7 @@ static void cuda_forget(czk_backend *be, const czk_params *params) {
     }
     pthread_mutex_unlock(&cb->mu);
     resident_free(gone);
+    czk_gpu_trim(cb->gpu); /* the bases' memory, and the partitions' cached blocks, back to the device */
     pthread_mutex_unlock(lock);
 }
 
@@ -582,7 +639,7 @@ static void cuda_close(czk_backend *be) {
     }
     pthread_mutex_destroy(&cb->mu);
     pthread_mutex_destroy(&cb->stage_mu);
-    pthread_cond_destroy(&cb->idle);
+    pthread_cond_destroy(&cb->phase_cv);
     free(cb);
     free(be);
 }
@@ -612,7 +669,7 @@ czk_err czk_backend_cuda_open(czk_backend **out, const czk_backend_cuda_config *
     cb->gpu = g;
     pthread_mutex_init(&cb->mu, NULL);
     pthread_mutex_init(&cb->stage_mu, NULL);
-    pthread_cond_init(&cb->idle, NULL);
+    pthread_cond_init(&cb->phase_cv, NULL);
     be->ops = &CUDA_OPS;
     be->impl = cb;
     *out = be;

@@ -9,6 +9,10 @@
 #include "czk/gpu.h"
 #include "czk/pool.h"
 
+/* Returns the device memory that g keeps cached from freed blocks (kept
+ * for reuse by the next allocations of the same sizes) to the device. */
+void czk_gpu_trim(czk_gpu *g);
+
 /* Size of each of the two pinned staging buffers of a device. */
 #define CZK_GPU_STAGE_BYTES ((size_t)64 << 20)
 
@@ -40,6 +44,12 @@ void czk_gpu_stager_close(czk_gpu_stager *st);
  * the device. */
 czk_err czk_gpu_vec_upload_via(czk_gpu_stager *st, czk_gpu_vec *v, const czk_fr *src, size_t count, czk_pool *pool,
                                char *msg, size_t msglen);
+
+/* The lock holder's own stager (the one czk_gpu_vec_upload_staged uses),
+ * made at its first use: for a thread of the lock holder that uploads with
+ * czk_gpu_vec_upload_via while the holder's thread runs kernels (never
+ * while czk_gpu_vec_upload_staged or czk_gpu_poly_h_staged runs). */
+czk_err czk_gpu_holder_stager(czk_gpu *g, czk_gpu_stager **out, char *msg, size_t msglen);
 
 /* czk_poly_h of host a = src[0], b = src[1], c = src[2], n_have values each
  * (zero beyond, up to d->n): on success *h_out is a device vector of d->n

@@ -164,6 +164,35 @@ static void oom_round(int verbose) {
         CHECK(e == CZK_ERR_NO_MEMORY);
         czk_gpu_close(g);
     }
+    /* freed blocks are kept for reuse (gpu.c's cache), within the cap: a
+     * block of the same size again, then a larger one that fits only once
+     * the cached block is let go; the data is whatever was uploaded last */
+    g = NULL;
+    CHECK(czk_gpu_open(&g, 0, 3 << 20, msg, sizeof msg) == CZK_OK);
+    if (g) {
+        const size_t n2 = (2u << 20) / sizeof(czk_fr), n25 = (5u << 19) / sizeof(czk_fr);
+        czk_gpu_vec *v = NULL;
+        czk_fr *h = malloc(n2 * sizeof(czk_fr)), *back = malloc(n2 * sizeof(czk_fr));
+        for (int k = 0; k < 2 && h && back; k++) {
+            CHECK(czk_gpu_vec_alloc(g, n2, &v, msg, sizeof msg) == CZK_OK);
+            if (!v) break;
+            CHECK(czk_gpu_mem_used(g) == n2 * sizeof(czk_fr));
+            random_vec(h, n2);
+            CHECK(czk_gpu_vec_upload(v, h, msg, sizeof msg) == CZK_OK);
+            CHECK(czk_gpu_vec_download(v, back, msg, sizeof msg) == CZK_OK);
+            CHECK(memcmp(h, back, n2 * sizeof(czk_fr)) == 0);
+            czk_gpu_vec_free(v);
+            CHECK(czk_gpu_mem_used(g) == 0);
+        }
+        free(h);
+        free(back);
+        CHECK_MSG(czk_gpu_vec_alloc(g, n25, &v, msg, sizeof msg) == CZK_OK, "2.5 MiB under a 3 MiB cap: %s", msg);
+        CHECK(czk_gpu_mem_used(g) == n25 * sizeof(czk_fr));
+        czk_gpu_vec *w = NULL;
+        CHECK(czk_gpu_vec_alloc(g, n2, &w, msg, sizeof msg) == CZK_ERR_NO_MEMORY && !w);
+        czk_gpu_vec_free(v);
+        czk_gpu_close(g);
+    }
     free(a), free(b), free(c);
     czk_domain_free(&d10);
     czk_domain_free(&d15);
