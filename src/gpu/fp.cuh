@@ -6,10 +6,12 @@
  * inputs (< p) and returns fully reduced outputs, so the values are exactly
  * the field elements the CPU computes.
  *
- * Carry chains as in fr.cuh: PTX add.cc/addc/mad.lo.cc/madc.hi.cc in separate
- * volatile asm statements of fully unrolled loops (sppark's ff/mont_t.cuh
- * technique); NVVM emits no carry-flag instructions of its own between them.
- * The product is mont.cuh's, shared with Fr. */
+ * Carry chains through mont.cuh's PTX primitives (add.cc, addc, madc…, each
+ * a separate volatile asm statement in fully unrolled loops, sppark's
+ * ff/mont_t.cuh technique; NVVM emits no carry-flag instructions of its own
+ * between them), so that a host test can emulate them
+ * (tests/gpu/test_xyzz_emulated.cpp). The product is mont.cuh's, shared
+ * with Fr. */
 #ifndef CZK_GPU_FP_CUH
 #define CZK_GPU_FP_CUH
 
@@ -88,10 +90,10 @@ static __device__ __forceinline__ bool fp_is_zero(const fp_t &a) {
 static __device__ __forceinline__ fp_t fp_reduce_once(const fp_t &a) {
     fp_t d;
     uint32_t borrow;
-    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(d.l[0]) : "r"(a.l[0]), "r"(FP_P[0]));
+    ptx_sub_cc(d.l[0], a.l[0], FP_P[0]);
 #pragma unroll
-    for (int i = 1; i < FP_N; i++) asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(d.l[i]) : "r"(a.l[i]), "r"(FP_P[i]));
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(borrow));
+    for (int i = 1; i < FP_N; i++) ptx_subc_cc(d.l[i], a.l[i], FP_P[i]);
+    ptx_subc(borrow, 0, 0);
     fp_t r;
 #pragma unroll
     for (int i = 0; i < FP_N; i++) r.l[i] = borrow ? a.l[i] : d.l[i];
@@ -101,10 +103,10 @@ static __device__ __forceinline__ fp_t fp_reduce_once(const fp_t &a) {
 /* a + b mod p: 12 adds, 12 subs, 12 selects; a + b < 2p < 2^384: no carry out. */
 static __device__ __forceinline__ fp_t fp_add(const fp_t &a, const fp_t &b) {
     fp_t s;
-    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(s.l[0]) : "r"(a.l[0]), "r"(b.l[0]));
+    ptx_add_cc(s.l[0], a.l[0], b.l[0]);
 #pragma unroll
-    for (int i = 1; i < FP_N - 1; i++) asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(s.l[i]) : "r"(a.l[i]), "r"(b.l[i]));
-    asm volatile("addc.u32 %0, %1, %2;" : "=r"(s.l[FP_N - 1]) : "r"(a.l[FP_N - 1]), "r"(b.l[FP_N - 1]));
+    for (int i = 1; i < FP_N - 1; i++) ptx_addc_cc(s.l[i], a.l[i], b.l[i]);
+    ptx_addc(s.l[FP_N - 1], a.l[FP_N - 1], b.l[FP_N - 1]);
     return fp_reduce_once(s);
 }
 
@@ -114,17 +116,17 @@ static __device__ __forceinline__ fp_t fp_dbl(const fp_t &a) { return fp_add(a, 
 static __device__ __forceinline__ fp_t fp_sub(const fp_t &a, const fp_t &b) {
     fp_t d;
     uint32_t borrow;
-    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(d.l[0]) : "r"(a.l[0]), "r"(b.l[0]));
+    ptx_sub_cc(d.l[0], a.l[0], b.l[0]);
 #pragma unroll
-    for (int i = 1; i < FP_N; i++) asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(d.l[i]) : "r"(a.l[i]), "r"(b.l[i]));
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(borrow));
+    for (int i = 1; i < FP_N; i++) ptx_subc_cc(d.l[i], a.l[i], b.l[i]);
+    ptx_subc(borrow, 0, 0);
     fp_t m;
 #pragma unroll
     for (int i = 0; i < FP_N; i++) m.l[i] = FP_P[i] & borrow;
-    asm volatile("add.cc.u32 %0, %0, %1;" : "+r"(d.l[0]) : "r"(m.l[0]));
+    ptx_add_cc(d.l[0], d.l[0], m.l[0]);
 #pragma unroll
-    for (int i = 1; i < FP_N - 1; i++) asm volatile("addc.cc.u32 %0, %0, %1;" : "+r"(d.l[i]) : "r"(m.l[i]));
-    asm volatile("addc.u32 %0, %0, %1;" : "+r"(d.l[FP_N - 1]) : "r"(m.l[FP_N - 1]));
+    for (int i = 1; i < FP_N - 1; i++) ptx_addc_cc(d.l[i], d.l[i], m.l[i]);
+    ptx_addc(d.l[FP_N - 1], d.l[FP_N - 1], m.l[FP_N - 1]);
     return d;
 }
 

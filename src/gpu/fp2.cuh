@@ -18,10 +18,10 @@ struct __align__(16) fp2_t {
  * and it still returns a value < p). */
 static __device__ __forceinline__ fp_t fp_add_unreduced(const fp_t &a, const fp_t &b) {
     fp_t s;
-    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(s.l[0]) : "r"(a.l[0]), "r"(b.l[0]));
+    ptx_add_cc(s.l[0], a.l[0], b.l[0]);
 #pragma unroll
-    for (int i = 1; i < FP_N - 1; i++) asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(s.l[i]) : "r"(a.l[i]), "r"(b.l[i]));
-    asm volatile("addc.u32 %0, %1, %2;" : "=r"(s.l[FP_N - 1]) : "r"(a.l[FP_N - 1]), "r"(b.l[FP_N - 1]));
+    for (int i = 1; i < FP_N - 1; i++) ptx_addc_cc(s.l[i], a.l[i], b.l[i]);
+    ptx_addc(s.l[FP_N - 1], a.l[FP_N - 1], b.l[FP_N - 1]);
     return s;
 }
 

@@ -1,7 +1,8 @@
 /* czk — the device Montgomery product (src/gpu/mont.cuh) checked on the host:
- * its PTX primitives emulated in C++ with an explicit carry flag, the
- * product compared with GMP for Fp (12 limbs, operands < 2p as fp2.cuh
- * passes them) and Fr (8 limbs, operands < r), on random and edge values.
+ * its PTX primitives emulated in C++ with an explicit carry flag
+ * (ptx_emulated.h), the product compared with GMP for Fp (12 limbs,
+ * operands < 2p as fp2.cuh passes them) and Fr (8 limbs, operands < r), on
+ * random and edge values.
  * What the GPU tests check on a device (NTT and MSM against the CPU), this
  * checks here in CI: that the chains carry and reduce correctly. */
 #include <gmp.h>
@@ -9,39 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define MONT_HOST_EMULATION 1
-
-static unsigned CC; /* the emulated carry / borrow flag */
-
-static inline uint32_t ptx_mul_lo(uint32_t a, uint32_t b) { return (uint32_t)((uint64_t)a * b); }
-static inline uint32_t ptx_mul_hi(uint32_t a, uint32_t b) { return (uint32_t)(((uint64_t)a * b) >> 32); }
-static inline void mad(uint32_t &d, uint32_t a, uint32_t b, uint32_t c, int hi, int cin, int cout) {
-    uint64_t p = (uint64_t)a * b;
-    uint64_t s = (uint64_t)(hi ? (uint32_t)(p >> 32) : (uint32_t)p) + c + (cin ? CC : 0);
-    d = (uint32_t)s;
-    if (cout) CC = (unsigned)(s >> 32);
-}
-static inline void ptx_mad_lo_cc(uint32_t &d, uint32_t a, uint32_t b, uint32_t c) { mad(d, a, b, c, 0, 0, 1); }
-static inline void ptx_madc_lo_cc(uint32_t &d, uint32_t a, uint32_t b, uint32_t c) { mad(d, a, b, c, 0, 1, 1); }
-static inline void ptx_madc_hi_cc(uint32_t &d, uint32_t a, uint32_t b, uint32_t c) { mad(d, a, b, c, 1, 1, 1); }
-static inline void ptx_madc_hi(uint32_t &d, uint32_t a, uint32_t b, uint32_t c) { mad(d, a, b, c, 1, 1, 0); }
-static inline void add(uint32_t &d, uint32_t a, uint32_t b, int cin, int cout) {
-    uint64_t s = (uint64_t)a + b + (cin ? CC : 0);
-    d = (uint32_t)s;
-    if (cout) CC = (unsigned)(s >> 32);
-}
-static inline void ptx_add_cc(uint32_t &d, uint32_t a, uint32_t b) { add(d, a, b, 0, 1); }
-static inline void ptx_addc_cc(uint32_t &d, uint32_t a, uint32_t b) { add(d, a, b, 1, 1); }
-static inline void ptx_addc(uint32_t &d, uint32_t a, uint32_t b) { add(d, a, b, 1, 0); }
-/* PTX subtraction: the flag is the borrow */
-static inline void sub(uint32_t &d, uint32_t a, uint32_t b, int bin, int bout) {
-    uint64_t s = (uint64_t)a - b - (bin ? CC : 0);
-    d = (uint32_t)s;
-    if (bout) CC = (unsigned)((s >> 32) & 1);
-}
-static inline void ptx_sub_cc(uint32_t &d, uint32_t a, uint32_t b) { sub(d, a, b, 0, 1); }
-static inline void ptx_subc_cc(uint32_t &d, uint32_t a, uint32_t b) { sub(d, a, b, 1, 1); }
-static inline void ptx_subc(uint32_t &d, uint32_t a, uint32_t b) { sub(d, a, b, 1, 0); }
+#include "ptx_emulated.h"
 
 #include "../../src/gpu/mont.cuh"
 
