@@ -132,8 +132,19 @@ typedef struct {
     double age_s;          /* since it was accepted (by this run, for a re-queued job) */
 } czk_service_job_info;
 
+/* The CUDA backend's own view (present only when the engine's backend is
+ * the CUDA one): its device, start's stages summed over partitions
+ * (czk_backend_cuda_timings) and what it holds on the device. */
+typedef struct {
+    bool present;
+    char device[160];
+    czk_backend_cuda_timings t;
+    size_t device_bytes;
+} czk_service_gpu;
+
 typedef struct {
     czk_engine_stats engine;
+    czk_service_gpu gpu;
     czk_service_srs *srs; /* malloc, n_srs entries */
     size_t n_srs;
     uint64_t jobs_completed, jobs_failed, jobs_cancelled; /* totals over the journal's life */
@@ -152,5 +163,9 @@ void czk_service_status_free(czk_service_status *st);
  * GetMetrics); malloc'd, NULL on allocation failure. */
 char *czk_service_status_json(czk_service *s);
 char *czk_service_metrics_text(czk_service *s);
+/* The same texts of a snapshot (the two above: czk_service_status_get, then
+ * these). */
+char *czk_service_status_render_json(const czk_service_status *st);
+char *czk_service_status_render_metrics(const czk_service_status *st);
 
 #endif

@@ -692,9 +692,7 @@ const char *czk_backend_cuda_describe(czk_backend *be) {
 
 size_t czk_backend_cuda_mem_used(czk_backend *be) {
     if (!be || be->ops != &CUDA_OPS) return 0;
-    cuda_backend *cb = be->impl;
-    pthread_mutex_lock(&device_locks[cb->cfg.ordinal]);
-    size_t v = czk_gpu_mem_used(cb->gpu);
-    pthread_mutex_unlock(&device_locks[cb->cfg.ordinal]);
-    return v;
+    /* the device's accounting has a mutex of its own: no waiting for the
+     * device lock (a status request would wait out a partition's kernels) */
+    return czk_gpu_mem_used(((cuda_backend *)be->impl)->gpu);
 }

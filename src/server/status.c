@@ -16,7 +16,11 @@
  *   flight     {reserving: {now, high_water}, …}: every flight counter
  *   jobs       {pending, completed, failed, cancelled, submitted_this_run,
  *               active: [{job_id, circuit_id, state, priority, partitions, age_s}]}
- *   srs        [{circuit_id, size_bytes, ref_count}] */
+ *   srs        [{circuit_id, size_bytes, ref_count}]
+ *   gpu        (the CUDA backend only) {device, partitions, lock_busy, prestaged,
+ *               streamed_chunks, device_bytes, start_s: {bases, abc_h, msm_h,
+ *               witness, msm_g1, msm_g2, lock_wait, prestage, total}}: start's
+ *               stages summed over partitions (czk_backend_cuda_timings) */
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -41,6 +45,13 @@ czk_err czk_service_status_get(czk_service *s, czk_service_status *out) {
     out->jobs_failed = jc.failed;
     out->jobs_cancelled = jc.cancelled;
     snprintf(out->backend, sizeof out->backend, "%s", s->backend);
+    czk_backend *be = s->cfg.engine.backend;
+    if (be && !strcmp(czk_backend_name(be), "cuda")) {
+        out->gpu.present = true;
+        snprintf(out->gpu.device, sizeof out->gpu.device, "%s", czk_backend_cuda_describe(be));
+        czk_backend_cuda_timings_get(be, &out->gpu.t);
+        out->gpu.device_bytes = czk_backend_cuda_mem_used(be);
+    }
     out->queue_limit = s->cfg.queue_limit;
     czk_err e = CZK_OK;
     job_ref *refs = NULL;
@@ -96,6 +107,11 @@ void czk_service_status_free(czk_service_status *st) {
 }
 
 static json_t *jint(uint64_t v) { return json_integer((json_int_t)v); }
+
+/* the stages of czk_backend_cuda_timings, in its order (JSON keys and the
+ * metrics' stage label) */
+static const char *const GPU_STAGES[] = {"bases",  "abc_h",     "msm_h",    "witness", "msm_g1",
+                                         "msm_g2", "lock_wait", "prestage", "total"};
 
 static json_t *status_to_json(const czk_service_status *st) {
     const czk_engine_stats *e = &st->engine;
@@ -198,16 +214,37 @@ static json_t *status_to_json(const czk_service_status *st) {
         json_array_append_new(srs, x);
     }
     json_object_set_new(o, "srs", srs);
+    if (st->gpu.present) {
+        const czk_backend_cuda_timings *t = &st->gpu.t;
+        json_t *g = json_object(), *ss = json_object();
+        json_object_set_new(g, "device", json_string(st->gpu.device));
+        json_object_set_new(g, "partitions", jint(t->partitions));
+        json_object_set_new(g, "lock_busy", jint(t->lock_busy));
+        json_object_set_new(g, "prestaged", jint(t->prestaged));
+        json_object_set_new(g, "streamed_chunks", jint(t->streamed_chunks));
+        json_object_set_new(g, "device_bytes", jint(st->gpu.device_bytes));
+        const double secs[] = {t->bases_s,  t->abc_h_s,     t->msm_h_s,      t->witness_s, t->msm_g1_s,
+                               t->msm_g2_s, t->lock_wait_s, t->prestage_s, t->start_s};
+        for (size_t i = 0; i < sizeof secs / sizeof *secs; i++)
+            json_object_set_new(ss, GPU_STAGES[i], json_real(secs[i]));
+        json_object_set_new(g, "start_s", ss);
+        json_object_set_new(o, "gpu", g);
+    }
     return o;
+}
+
+char *czk_service_status_render_json(const czk_service_status *st) {
+    json_t *o = status_to_json(st);
+    char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
+    json_decref(o);
+    return text;
 }
 
 char *czk_service_status_json(czk_service *s) {
     czk_service_status st;
     if (czk_service_status_get(s, &st) != CZK_OK) return NULL;
-    json_t *o = status_to_json(&st);
+    char *text = czk_service_status_render_json(&st);
     czk_service_status_free(&st);
-    char *text = json_dumps(o, JSON_COMPACT);
-    json_decref(o);
     return text;
 }
 
@@ -254,6 +291,34 @@ static void metric(sbuf *b, const char *name, const char *type, const char *help
 char *czk_service_metrics_text(czk_service *s) {
     czk_service_status st;
     if (czk_service_status_get(s, &st) != CZK_OK) return NULL;
+    char *text = czk_service_status_render_metrics(&st);
+    czk_service_status_free(&st);
+    return text;
+}
+
+/* The CUDA backend's counters and start's stages. */
+static void gpu_metrics(sbuf *b, const czk_service_gpu *g) {
+    const czk_backend_cuda_timings *t = &g->t;
+    metric(b, "czk_gpu_start_seconds_total", "counter",
+           "Seconds of the CUDA backend's start by stage, summed over partitions (total: the whole of start).");
+    const double secs[] = {t->bases_s,  t->abc_h_s,     t->msm_h_s,    t->witness_s, t->msm_g1_s,
+                           t->msm_g2_s, t->lock_wait_s, t->prestage_s, t->start_s};
+    for (size_t i = 0; i < sizeof secs / sizeof *secs; i++)
+        sb_printf(b, "czk_gpu_start_seconds_total{stage=\"%s\"} %.3f\n", GPU_STAGES[i], secs[i]);
+    metric(b, "czk_gpu_partitions_total", "counter", "Partitions whose start the CUDA backend completed.");
+    sb_printf(b, "czk_gpu_partitions_total %lu\n", t->partitions);
+    metric(b, "czk_gpu_lock_busy_total", "counter", "Starts that found the device lock taken.");
+    sb_printf(b, "czk_gpu_lock_busy_total %lu\n", t->lock_busy);
+    metric(b, "czk_gpu_prestaged_total", "counter", "Vectors a, b, c staged to the device while waiting for its lock.");
+    sb_printf(b, "czk_gpu_prestaged_total %lu\n", t->prestaged);
+    metric(b, "czk_gpu_streamed_chunks_total", "counter", "MSMs over bases uploaded for the call, by chunk.");
+    sb_printf(b, "czk_gpu_streamed_chunks_total %lu\n", t->streamed_chunks);
+    metric(b, "czk_gpu_device_bytes", "gauge", "Device memory the CUDA backend holds (resident bases, tables, work).");
+    sb_printf(b, "czk_gpu_device_bytes %zu\n", g->device_bytes);
+}
+
+char *czk_service_status_render_metrics(const czk_service_status *stp) {
+    const czk_service_status st = *stp;
     const czk_engine_stats *e = &st.engine;
     sbuf b = {0};
     metric(&b, "czk_uptime_seconds", "gauge", "Seconds since the service opened.");
@@ -315,7 +380,7 @@ char *czk_service_metrics_text(czk_service *s) {
     metric(&b, "czk_srs_ref_count", "gauge", "Unfinished jobs using each resident circuit.");
     for (size_t i = 0; i < st.n_srs; i++)
         sb_printf(&b, "czk_srs_ref_count{circuit=\"%s\"} %u\n", st.srs[i].circuit_id, st.srs[i].ref_count);
-    czk_service_status_free(&st);
+    if (st.gpu.present) gpu_metrics(&b, &st.gpu);
     if (b.failed) {
         free(b.buf);
         return NULL;

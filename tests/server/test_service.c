@@ -329,6 +329,44 @@ static void *close_main(void *arg) {
     return NULL;
 }
 
+/* Status and metrics: the CUDA backend's section only where it is the
+ * backend (here the CPU one: absent), and rendered from a made-up snapshot
+ * with every stage present. */
+static void test_status_gpu(czk_service *s) {
+    char *json = czk_service_status_json(s), *text = czk_service_metrics_text(s);
+    CHECK(json && text && !strstr(json, "\"prestaged\"") && !strstr(text, "czk_gpu_start_seconds_total"));
+    free(json);
+    free(text);
+    czk_service_status st;
+    memset(&st, 0, sizeof st);
+    snprintf(st.backend, sizeof st.backend, "cuda");
+    st.gpu.present = true;
+    snprintf(st.gpu.device, sizeof st.gpu.device, "NVIDIA H200 (sm_90, 140 GiB)");
+    st.gpu.t = (czk_backend_cuda_timings){.partitions = 3, .streamed_chunks = 0, .lock_busy = 2, .prestaged = 5,
+                                          .lock_wait_s = 1.25, .prestage_s = 0.75, .bases_s = 6.5, .abc_h_s = 1.5,
+                                          .msm_h_s = 2.5, .witness_s = 0.125, .msm_g1_s = 0.75, .msm_g2_s = 0.375,
+                                          .start_s = 12.0};
+    st.gpu.device_bytes = 47244640256ull;
+    json = czk_service_status_render_json(&st);
+    text = czk_service_status_render_metrics(&st);
+    CHECK_MSG(json && strstr(json, "\"gpu\":{\"device\":\"NVIDIA H200 (sm_90, 140 GiB)\",\"partitions\":3,"
+                                   "\"lock_busy\":2,\"prestaged\":5,\"streamed_chunks\":0,"
+                                   "\"device_bytes\":47244640256,\"start_s\":{\"bases\":6.5,\"abc_h\":1.5,"
+                                   "\"msm_h\":2.5,\"witness\":0.125,\"msm_g1\":0.75,\"msm_g2\":0.375,"
+                                   "\"lock_wait\":1.25,\"prestage\":0.75,\"total\":12.0}}"),
+              "status JSON: %s", json ? json : "(null)");
+    static const char *const lines[] = {
+        "czk_gpu_start_seconds_total{stage=\"bases\"} 6.500\n", "czk_gpu_start_seconds_total{stage=\"msm_h\"} 2.500\n",
+        "czk_gpu_start_seconds_total{stage=\"msm_g2\"} 0.375\n", "czk_gpu_start_seconds_total{stage=\"total\"} 12.000\n",
+        "czk_gpu_partitions_total 3\n", "czk_gpu_lock_busy_total 2\n", "czk_gpu_prestaged_total 5\n",
+        "czk_gpu_streamed_chunks_total 0\n", "czk_gpu_device_bytes 47244640256\n",
+        "# TYPE czk_gpu_start_seconds_total counter\n", "# TYPE czk_gpu_device_bytes gauge\n"};
+    for (size_t i = 0; i < sizeof lines / sizeof *lines; i++)
+        CHECK_MSG(text && strstr(text, lines[i]), "metrics without %s", lines[i]);
+    free(json);
+    free(text);
+}
+
 int main(void) {
     czk_log_set_level(getenv("CZK_TEST_VERBOSE") ? CZK_LOG_DEBUG : CZK_LOG_WARN);
     const char *tmp = getenv("TMPDIR");
@@ -348,6 +386,7 @@ int main(void) {
     czk_service *s = open_service(8);
     if (!s) return test_finish("service");
     test_basic(s);
+    test_status_gpu(s);
     uint64_t jobs[8] = {0};
     test_held(s, jobs);
 
