@@ -60,8 +60,8 @@ typedef struct {
      * with staging buffers kept from one time to the next */
     pthread_mutex_t stage_mu;
     czk_gpu_stager *stager; /* under stage_mu; made at the first prestage */
-    int phase;               /* the device lock holder's PHASE_ (under mu) */
-    pthread_cond_t phase_cv; /* signalled, under mu, at each change of phase */
+    bool uploads_done;       /* the device lock holder's own uploads are over (under mu) */
+    pthread_cond_t holder_cv; /* signalled, under mu, when they end and when the lock is let go */
 } cuda_backend;
 
 typedef struct {
@@ -253,63 +253,37 @@ static void free_host_abc(int k, void *ctx) {
     *v[k] = NULL;
 }
 
-/* Where the device lock's holder is (cb->phase, under mu). A start that
- * waits for the lock stages its a, b, c only in PHASE_KERNELS, so that its
- * copies never share the copy engine and the host copies into the pinned
- * buffers with the holder's own uploads (on an H200 at 2^27 that made two
- * workers slower than one). PHASE_NONE: the lock is free, or just taken and
- * its holder not yet in PHASE_UPLOADS. */
-enum { PHASE_NONE, PHASE_UPLOADS, PHASE_KERNELS };
-
-static void set_phase(cuda_backend *cb, int phase) {
-    pthread_mutex_lock(&cb->mu);
-    cb->phase = phase;
-    pthread_cond_broadcast(&cb->phase_cv);
-    pthread_mutex_unlock(&cb->mu);
-}
-
 /* The witness upload, on a thread of its own while the H MSM's kernels run
  * (the copy engine and the host copies into the pinned buffers are idle
  * then); the device vectors are allocated before it starts, so the thread
- * touches only the holder's stager and the device accounting.
- * PHASE_KERNELS at its end. */
+ * touches only the holder's stager and the device accounting. At its end
+ * the holder's uploads are over (cb->uploads_done): a start waiting for the
+ * device lock may stage its a, b, c from then on, without sharing the copy
+ * engine and the host copies with them (on an H200 at 2^27 that made two
+ * workers slower than one). */
 typedef struct {
     cuda_backend *cb;
-    czk_gpu_vec *v[2];
-    const czk_fr *src[2];
-    size_t count[2];
+    czk_gpu_vec *win, *waux;
+    const czk_assignment *asg;
     czk_err e;
     char msg[256];
-} holder_upload;
+} witness_upload;
 
-static void *holder_upload_run(void *arg) {
-    holder_upload *u = arg;
+static void *witness_upload_run(void *arg) {
+    witness_upload *w = arg;
     czk_gpu_stager *st = NULL;
-    u->e = czk_gpu_holder_stager(u->cb->gpu, &st, u->msg, sizeof u->msg);
-    for (int k = 0; k < 2 && u->e == CZK_OK; k++)
-        if (u->v[k])
-            u->e = czk_gpu_vec_upload_via(st, u->v[k], u->src[k], u->count[k], u->cb->cfg.pool, u->msg,
-                                          sizeof u->msg);
-    set_phase(u->cb, PHASE_KERNELS);
+    w->e = czk_gpu_holder_stager(w->cb->gpu, &st, w->msg, sizeof w->msg);
+    if (w->e == CZK_OK)
+        w->e = czk_gpu_vec_upload_via(st, w->win, w->asg->input, w->asg->n_input, w->cb->cfg.pool, w->msg,
+                                      sizeof w->msg);
+    if (w->e == CZK_OK && w->waux)
+        w->e = czk_gpu_vec_upload_via(st, w->waux, w->asg->aux, w->asg->n_aux, w->cb->cfg.pool, w->msg,
+                                      sizeof w->msg);
+    pthread_mutex_lock(&w->cb->mu);
+    w->cb->uploads_done = true;
+    pthread_cond_broadcast(&w->cb->holder_cv);
+    pthread_mutex_unlock(&w->cb->mu);
     return NULL;
-}
-
-/* Runs the uploads on a thread (in the caller where none can be made);
- * holder_upload_join waits for them and returns their error. */
-static bool holder_upload_begin(holder_upload *u, pthread_t *th) {
-    if (pthread_create(th, NULL, holder_upload_run, u) == 0) return true;
-    holder_upload_run(u);
-    return false;
-}
-
-static czk_err holder_upload_join(holder_upload *u, pthread_t th, bool threaded, czk_err e, char *msg,
-                                  size_t msglen) {
-    if (threaded) pthread_join(th, NULL);
-    if (e == CZK_OK && u->e != CZK_OK) {
-        SET_MSG("%s", u->msg);
-        return u->e;
-    }
-    return e;
 }
 
 /* L, A and B in G1 (and B in G2 on the GPU) over the witness on the device. */
@@ -370,7 +344,6 @@ static czk_err device_work(cuda_backend *cb, cuda_pending *p, const czk_params *
     czk_gpu_vec *hv = NULL, *win = NULL, *waux = NULL;
     resident *res = NULL; /* NULL: the bases are streamed for each MSM */
     double t0 = now_s(), t1;
-    set_phase(cb, PHASE_UPLOADS);
     for (res = cb->res; res && res->params != params; res = res->next) {}
     /* the bases stay resident only where a partition's working set still
      * fits beside them: a, b, c on the device, then H with the witness
@@ -406,15 +379,20 @@ static czk_err device_work(cuda_backend *cb, cuda_pending *p, const czk_params *
     e = czk_gpu_vec_alloc(cb->gpu, asg->n_input, &win, msg, msglen);
     if (e == CZK_OK && asg->n_aux) e = czk_gpu_vec_alloc(cb->gpu, asg->n_aux, &waux, msg, msglen);
     if (e != CZK_OK) goto out;
-    holder_upload u = {cb, {win, waux}, {asg->input, asg->aux}, {asg->n_input, asg->n_aux}, CZK_OK, ""};
-    pthread_t th;
-    bool threaded = holder_upload_begin(&u, &th);
+    witness_upload wu = {cb, win, waux, asg, CZK_OK, ""};
+    pthread_t wt;
+    bool threaded = pthread_create(&wt, NULL, witness_upload_run, &wu) == 0;
+    if (!threaded) witness_upload_run(&wu);
     e = msm1(cb, &p->sums.h, res ? res->h : NULL, params->h, params->n_h, 0, czk_gpu_vec_ptr(hv), dom->n - 1, NULL,
              msg, msglen);
     double t3 = now_s();
-    e = holder_upload_join(&u, th, threaded, e, msg, msglen);
+    if (threaded) pthread_join(wt, NULL);
     czk_gpu_vec_free(hv);
     hv = NULL;
+    if (e == CZK_OK && wu.e != CZK_OK) {
+        e = wu.e;
+        SET_MSG("%s", wu.msg);
+    }
     if (e != CZK_OK) goto out;
     double t4 = now_s(), t_g1 = 0, t_g2 = 0;
     e = witness_msms(cb, p, params, asg, res, czk_gpu_vec_ptr(win), czk_gpu_vec_ptr(waux), &t_g1, &t_g2, msg, msglen);
@@ -436,8 +414,8 @@ out:
     return e;
 }
 
-/* The device lock is taken: while waiting for it, once its holder is in
- * PHASE_KERNELS, a, b, c go to the device one after the other (each host
+/* The device lock is taken: while waiting for it, once its holder's own
+ * uploads are over, a, b, c go to the device one after the other (each host
  * buffer freed once its copy is there), until the lock comes free or the
  * device lacks the room. Only one start of the backend does so at a time
  * (another just waits), only where the params' bases are resident already
@@ -456,7 +434,7 @@ static void prestage(cuda_backend *cb, const czk_params *params, czk_assignment 
             bool resident_now = false;
             for (const resident *r = cb->res; r; r = r->next) resident_now |= r->params == params;
             if (!resident_now) break;
-            if (cb->phase == PHASE_KERNELS) {
+            if (cb->uploads_done) {
                 go = true;
                 break;
             }
@@ -469,7 +447,7 @@ static void prestage(cuda_backend *cb, const czk_params *params, czk_assignment 
             clock_gettime(CLOCK_REALTIME, &ts);
             ts.tv_nsec += 2000000;
             if (ts.tv_nsec >= 1000000000) ts.tv_sec++, ts.tv_nsec -= 1000000000;
-            pthread_cond_timedwait(&cb->phase_cv, &cb->mu, &ts);
+            pthread_cond_timedwait(&cb->holder_cv, &cb->mu, &ts);
         }
         pthread_mutex_unlock(&cb->mu);
         if (go && !cb->stager && czk_gpu_stager_open(cb->gpu, &cb->stager, NULL, 0) != CZK_OK) cb->stager = NULL;
@@ -532,13 +510,11 @@ static czk_err cuda_start(czk_backend *be, czk_backend_pending **out, const czk_
     double tl = now_s();
     e = device_work(cb, p, params, asg, dom, pre, msg, msglen);
     pthread_mutex_lock(&cb->mu);
-    cb->phase = PHASE_NONE;
+    cb->uploads_done = false; /* for the next holder */
     pthread_mutex_unlock(&cb->mu);
     pthread_mutex_unlock(lock);
-    pthread_mutex_lock(&cb->mu); /* wakes a waiting start, which takes the lock now */
-    pthread_cond_broadcast(&cb->phase_cv);
-    pthread_mutex_unlock(&cb->mu);
     pthread_mutex_lock(&cb->mu);
+    pthread_cond_broadcast(&cb->holder_cv); /* wakes a waiting start, which takes the lock now */
     cb->t.lock_wait_s += tl - tw;
     cb->t.start_s += now_s() - tw;
     pthread_mutex_unlock(&cb->mu);
@@ -639,7 +615,7 @@ static void cuda_close(czk_backend *be) {
     }
     pthread_mutex_destroy(&cb->mu);
     pthread_mutex_destroy(&cb->stage_mu);
-    pthread_cond_destroy(&cb->phase_cv);
+    pthread_cond_destroy(&cb->holder_cv);
     free(cb);
     free(be);
 }
@@ -669,7 +645,7 @@ czk_err czk_backend_cuda_open(czk_backend **out, const czk_backend_cuda_config *
     cb->gpu = g;
     pthread_mutex_init(&cb->mu, NULL);
     pthread_mutex_init(&cb->stage_mu, NULL);
-    pthread_cond_init(&cb->phase_cv, NULL);
+    pthread_cond_init(&cb->holder_cv, NULL);
     be->ops = &CUDA_OPS;
     be->impl = cb;
     *out = be;

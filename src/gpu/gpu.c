@@ -750,8 +750,13 @@ czk_err czk_gpu_holder_stager(czk_gpu *g, czk_gpu_stager **out, char *msg, size_
     return e;
 }
 
-czk_err czk_gpu_vec_upload_staged(czk_gpu_vec *v, const czk_fr *src, size_t count, czk_pool *pool, char *msg,
-                                  size_t msglen) {
+/* Copies count values from pageable host memory into v through the holder's
+ * staging buffers and zero-fills v beyond them; the copies into the staging
+ * buffers run on pool while the DMA engine empties the other buffer; src
+ * may be freed when this returns; work queued on the compute stream
+ * afterwards sees the data. */
+static czk_err vec_upload_staged(czk_gpu_vec *v, const czk_fr *src, size_t count, czk_pool *pool, char *msg,
+                                 size_t msglen) {
     if (!v) return fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument%s%s", "", "");
     czk_gpu *g = v->g;
     czk_err e = own_stager(g, msg, msglen);
@@ -791,7 +796,7 @@ czk_err czk_gpu_poly_h_staged(czk_gpu *g, const czk_domain *d, czk_fr *const src
     /* vector k's transforms run while vector k+1 is staged */
     for (int k = 0; k < 3 && e == CZK_OK; k++) {
         if (staged[k]) {
-            e = czk_gpu_vec_upload_staged(v[k], src[k], n_have, pool, msg, msglen);
+            e = vec_upload_staged(v[k], src[k], n_have, pool, msg, msglen);
             if (e != CZK_OK) break;
             if (done) done(k, ctx);
         }

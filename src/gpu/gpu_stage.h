@@ -23,15 +23,6 @@ size_t czk_gpu_mem_cap(const czk_gpu *g);
 /* The device pointer of v (n Montgomery czk_fr). */
 void *czk_gpu_vec_ptr(czk_gpu_vec *v);
 
-/* Copies count values from host memory (pageable) into v through the
- * device's own pinned staging buffers (the lock holder's) and zero-fills v
- * beyond them; the copies into the staging buffers run on pool (NULL: the
- * calling thread) while the DMA engine empties the other buffer; src may be
- * freed when this returns; work queued on the compute stream afterwards
- * sees the data. */
-czk_err czk_gpu_vec_upload_staged(czk_gpu_vec *v, const czk_fr *src, size_t count, czk_pool *pool, char *msg,
-                                  size_t msglen);
-
 /* A set of staging buffers of its own (two pinned buffers of
  * CZK_GPU_STAGE_BYTES and a copy stream) for a thread that uploads without
  * the device lock: a GPU worker staging its next partition while another
@@ -40,15 +31,17 @@ czk_err czk_gpu_vec_upload_staged(czk_gpu_vec *v, const czk_fr *src, size_t coun
 typedef struct czk_gpu_stager czk_gpu_stager;
 czk_err czk_gpu_stager_open(czk_gpu *g, czk_gpu_stager **out, char *msg, size_t msglen);
 void czk_gpu_stager_close(czk_gpu_stager *st);
-/* As czk_gpu_vec_upload_staged through st, and returns when the data is on
- * the device. */
+/* Copies count values from pageable host memory into v through st's pinned
+ * buffers (the copies into them on pool, NULL: the calling thread, while
+ * the DMA engine empties the other one) and zero-fills v beyond them;
+ * returns when the data is on the device (src may be freed then). */
 czk_err czk_gpu_vec_upload_via(czk_gpu_stager *st, czk_gpu_vec *v, const czk_fr *src, size_t count, czk_pool *pool,
                                char *msg, size_t msglen);
 
-/* The lock holder's own stager (the one czk_gpu_vec_upload_staged uses),
- * made at its first use: for a thread of the lock holder that uploads with
+/* The lock holder's own stager (the one czk_gpu_poly_h_staged uses), made
+ * at its first use: for a thread of the lock holder that uploads with
  * czk_gpu_vec_upload_via while the holder's thread runs kernels (never
- * while czk_gpu_vec_upload_staged or czk_gpu_poly_h_staged runs). */
+ * while czk_gpu_poly_h_staged runs). */
 czk_err czk_gpu_holder_stager(czk_gpu *g, czk_gpu_stager **out, char *msg, size_t msglen);
 
 /* czk_poly_h of host a = src[0], b = src[1], c = src[2], n_have values each

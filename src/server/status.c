@@ -110,8 +110,15 @@ static json_t *jint(uint64_t v) { return json_integer((json_int_t)v); }
 
 /* the stages of czk_backend_cuda_timings, in its order (JSON keys and the
  * metrics' stage label) */
-static const char *const GPU_STAGES[] = {"bases",  "abc_h",     "msm_h",    "witness", "msm_g1",
-                                         "msm_g2", "lock_wait", "prestage", "total"};
+#define GPU_N_STAGES 9
+static const char *const GPU_STAGES[GPU_N_STAGES] = {"bases",  "abc_h",     "msm_h",    "witness", "msm_g1",
+                                                     "msm_g2", "lock_wait", "prestage", "total"};
+
+static void gpu_stage_seconds(const czk_backend_cuda_timings *t, double out[GPU_N_STAGES]) {
+    const double v[GPU_N_STAGES] = {t->bases_s,  t->abc_h_s,     t->msm_h_s,    t->witness_s, t->msm_g1_s,
+                                    t->msm_g2_s, t->lock_wait_s, t->prestage_s, t->start_s};
+    memcpy(out, v, sizeof v);
+}
 
 static json_t *status_to_json(const czk_service_status *st) {
     const czk_engine_stats *e = &st->engine;
@@ -223,9 +230,9 @@ static json_t *status_to_json(const czk_service_status *st) {
         json_object_set_new(g, "prestaged", jint(t->prestaged));
         json_object_set_new(g, "streamed_chunks", jint(t->streamed_chunks));
         json_object_set_new(g, "device_bytes", jint(st->gpu.device_bytes));
-        const double secs[] = {t->bases_s,  t->abc_h_s,     t->msm_h_s,      t->witness_s, t->msm_g1_s,
-                               t->msm_g2_s, t->lock_wait_s, t->prestage_s, t->start_s};
-        for (size_t i = 0; i < sizeof secs / sizeof *secs; i++)
+        double secs[GPU_N_STAGES];
+        gpu_stage_seconds(t, secs);
+        for (size_t i = 0; i < GPU_N_STAGES; i++)
             json_object_set_new(ss, GPU_STAGES[i], json_real(secs[i]));
         json_object_set_new(g, "start_s", ss);
         json_object_set_new(o, "gpu", g);
@@ -301,9 +308,9 @@ static void gpu_metrics(sbuf *b, const czk_service_gpu *g) {
     const czk_backend_cuda_timings *t = &g->t;
     metric(b, "czk_gpu_start_seconds_total", "counter",
            "Seconds of the CUDA backend's start by stage, summed over partitions (total: the whole of start).");
-    const double secs[] = {t->bases_s,  t->abc_h_s,     t->msm_h_s,    t->witness_s, t->msm_g1_s,
-                           t->msm_g2_s, t->lock_wait_s, t->prestage_s, t->start_s};
-    for (size_t i = 0; i < sizeof secs / sizeof *secs; i++)
+    double secs[GPU_N_STAGES];
+    gpu_stage_seconds(t, secs);
+    for (size_t i = 0; i < GPU_N_STAGES; i++)
         sb_printf(b, "czk_gpu_start_seconds_total{stage=\"%s\"} %.3f\n", GPU_STAGES[i], secs[i]);
     metric(b, "czk_gpu_partitions_total", "counter", "Partitions whose start the CUDA backend completed.");
     sb_printf(b, "czk_gpu_partitions_total %lu\n", t->partitions);
@@ -317,25 +324,24 @@ static void gpu_metrics(sbuf *b, const czk_service_gpu *g) {
     sb_printf(b, "czk_gpu_device_bytes %zu\n", g->device_bytes);
 }
 
-char *czk_service_status_render_metrics(const czk_service_status *stp) {
-    const czk_service_status st = *stp;
-    const czk_engine_stats *e = &st.engine;
+char *czk_service_status_render_metrics(const czk_service_status *st) {
+    const czk_engine_stats *e = &st->engine;
     sbuf b = {0};
     metric(&b, "czk_uptime_seconds", "gauge", "Seconds since the service opened.");
-    sb_printf(&b, "czk_uptime_seconds %.3f\n", st.uptime_s);
+    sb_printf(&b, "czk_uptime_seconds %.3f\n", st->uptime_s);
     size_t rss, rss_peak;
     czk_mem_process_rss(&rss, &rss_peak);
     metric(&b, "czk_process_resident_bytes", "gauge", "Resident set of the daemon now and at its peak.");
     sb_printf(&b, "czk_process_resident_bytes{kind=\"now\"} %llu\n", (unsigned long long)rss);
     sb_printf(&b, "czk_process_resident_bytes{kind=\"peak\"} %llu\n", (unsigned long long)rss_peak);
     metric(&b, "czk_jobs_total", "counter", "Jobs ended over the journal's life, by outcome.");
-    sb_printf(&b, "czk_jobs_total{outcome=\"completed\"} %llu\n", (unsigned long long)st.jobs_completed);
-    sb_printf(&b, "czk_jobs_total{outcome=\"failed\"} %llu\n", (unsigned long long)st.jobs_failed);
-    sb_printf(&b, "czk_jobs_total{outcome=\"cancelled\"} %llu\n", (unsigned long long)st.jobs_cancelled);
+    sb_printf(&b, "czk_jobs_total{outcome=\"completed\"} %llu\n", (unsigned long long)st->jobs_completed);
+    sb_printf(&b, "czk_jobs_total{outcome=\"failed\"} %llu\n", (unsigned long long)st->jobs_failed);
+    sb_printf(&b, "czk_jobs_total{outcome=\"cancelled\"} %llu\n", (unsigned long long)st->jobs_cancelled);
     metric(&b, "czk_jobs_pending", "gauge", "Accepted jobs that have not ended.");
-    sb_printf(&b, "czk_jobs_pending %llu\n", (unsigned long long)st.jobs_pending);
+    sb_printf(&b, "czk_jobs_pending %llu\n", (unsigned long long)st->jobs_pending);
     metric(&b, "czk_queue_limit", "gauge", "Unfinished jobs accepted at most.");
-    sb_printf(&b, "czk_queue_limit %zu\n", st.queue_limit);
+    sb_printf(&b, "czk_queue_limit %zu\n", st->queue_limit);
     metric(&b, "czk_partitions_proved_total", "counter", "Partitions proved by this run.");
     sb_printf(&b, "czk_partitions_proved_total %llu\n", (unsigned long long)e->partitions_proved);
     metric(&b, "czk_queued_partitions", "gauge", "Partitions not yet taken by a partition worker.");
@@ -374,13 +380,13 @@ char *czk_service_status_render_metrics(const czk_service_status *stp) {
         sb_printf(&b, "czk_memory_high_water_bytes{tag=\"%s\"} %zu\n", czk_mem_tag_name((czk_mem_tag)t),
                   e->mem_high_water[t]);
     metric(&b, "czk_srs_bytes", "gauge", "Resident parameters (and R1CS) by circuit.");
-    for (size_t i = 0; i < st.n_srs; i++)
-        sb_printf(&b, "czk_srs_bytes{circuit=\"%s\"} %llu\n", st.srs[i].circuit_id,
-                  (unsigned long long)st.srs[i].size_bytes);
+    for (size_t i = 0; i < st->n_srs; i++)
+        sb_printf(&b, "czk_srs_bytes{circuit=\"%s\"} %llu\n", st->srs[i].circuit_id,
+                  (unsigned long long)st->srs[i].size_bytes);
     metric(&b, "czk_srs_ref_count", "gauge", "Unfinished jobs using each resident circuit.");
-    for (size_t i = 0; i < st.n_srs; i++)
-        sb_printf(&b, "czk_srs_ref_count{circuit=\"%s\"} %u\n", st.srs[i].circuit_id, st.srs[i].ref_count);
-    if (st.gpu.present) gpu_metrics(&b, &st.gpu);
+    for (size_t i = 0; i < st->n_srs; i++)
+        sb_printf(&b, "czk_srs_ref_count{circuit=\"%s\"} %u\n", st->srs[i].circuit_id, st->srs[i].ref_count);
+    if (st->gpu.present) gpu_metrics(&b, &st->gpu);
     if (b.failed) {
         free(b.buf);
         return NULL;
