@@ -18,8 +18,22 @@
 #ifdef MONT_HOST_EMULATION
 #define MONT_FN static inline
 /* the test defines ptx_mul_lo … ptx_subc with these names and semantics */
+MONT_FN uint32_t mont_opaque_neg1(void) { return 0xffffffffu; }
 #else
 #define MONT_FN static __device__ __forceinline__
+/* 2^32 - 1, read from constant memory so that neither compiler knows its
+ * value. M::low64's reduction multiplier is m = -E0; written as 0 - E0 (or
+ * E0·(2^32 - 1) with the constant visible), ptxas splits every 64-bit
+ * multiply-add m·p_j + (lo, hi) of the row into IMAD.X and IMAD.HI.U32.X
+ * (48 of Fr's 112 pairs, 160 IMAD-pipe instructions a product instead of
+ * 112); as E0 times an unknown register it emits one IMAD.WIDE.U32.X each.
+ * One constant-cache load a product. */
+static __device__ __constant__ uint32_t MONT_NEG1 = 0xffffffffu;
+MONT_FN uint32_t mont_opaque_neg1(void) {
+    uint32_t r;
+    asm volatile("ld.const.u32 %0, [MONT_NEG1];" : "=r"(r));
+    return r;
+}
 MONT_FN uint32_t ptx_mul_lo(uint32_t a, uint32_t b) {
     uint32_t d;
     asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
@@ -104,13 +118,15 @@ template <int N> MONT_FN void mont_mad_odd(uint32_t *O, const uint32_t *a, uint3
  * 1, p_1 = 2^32 - 1, m0 = -1), so m = -E0 and the two low pairs need no
  * multiplication: m·p_0 = m, and E0 + m is 0 carrying E0 != 0 into E[1];
  * m·p_1 = (2^32 - E0)(2^32 - 1) = 2^32·~E0 + E0 for E0 != 0 (0 for E0 = 0).
- * 2 of the row's N 64-bit multiply-adds saved. */
-template <int N, class M> MONT_FN void mont_redc_row(uint32_t *E, uint32_t *O) {
+ * 2 of the row's N 64-bit multiply-adds saved. neg1 = 2^32 - 1, opaque to
+ * ptxas (see mont_opaque_neg1); unused without M::low64. */
+template <int N, class M> MONT_FN void mont_redc_row(uint32_t *E, uint32_t *O, uint32_t neg1) {
     uint32_t p[N];
 #pragma unroll
     for (int j = 0; j < N; j++) p[j] = M::p(j);
     if constexpr (M::low64) {
-        const uint32_t e0 = E[0], m = 0u - e0, nz = e0 != 0, hi1 = nz ? ~e0 : 0u;
+        /* m = -E0 = E0·neg1 (neg1: mont_opaque_neg1) */
+        const uint32_t e0 = E[0], m = e0 * neg1, nz = e0 != 0, hi1 = nz ? ~e0 : 0u;
         ptx_add_cc(O[0], O[0], e0);
         ptx_addc_cc(O[1], O[1], hi1);
 #pragma unroll
@@ -172,6 +188,7 @@ template <int N> MONT_FN void mont_shift_mad(uint32_t *X, uint32_t *Y, const uin
  * [0, 2r), saving the subtraction and the selects. */
 template <int N, class M, bool FULL = true> MONT_FN void mont_mul(uint32_t *r, const uint32_t *a, const uint32_t *b) {
     uint32_t e[N], o[N];
+    const uint32_t neg1 = M::low64 ? mont_opaque_neg1() : 0u;
 #pragma unroll
     for (int j = 0; j < N; j += 2) {
         e[j] = ptx_mul_lo(a[j], b[0]);
@@ -179,15 +196,15 @@ template <int N, class M, bool FULL = true> MONT_FN void mont_mul(uint32_t *r, c
         o[j] = ptx_mul_lo(a[j + 1], b[0]);
         o[j + 1] = ptx_mul_hi(a[j + 1], b[0]);
     }
-    mont_redc_row<N, M>(e, o);
+    mont_redc_row<N, M>(e, o, neg1);
 #pragma unroll
     for (int i = 1; i < N; i++) {
         if (i & 1) {
             mont_shift_mad<N>(o, e, a, b[i]);
-            mont_redc_row<N, M>(o, e);
+            mont_redc_row<N, M>(o, e, neg1);
         } else {
             mont_shift_mad<N>(e, o, a, b[i]);
-            mont_redc_row<N, M>(e, o);
+            mont_redc_row<N, M>(e, o, neg1);
         }
     }
     /* N even: after row N-1 (odd) E is o (o[0] = 0), O is e: t = e + o/2^32 */
