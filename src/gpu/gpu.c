@@ -32,6 +32,7 @@ struct czk_gpu {
     size_t cs_bytes;
     unsigned cs_log, cs_s;
     size_t cs_lo_len, cs_hi_len;
+    czk_fr cs_nz; /* 1/(n·Z(g)) of that domain (H's factor on c) */
     unsigned dif_max; /* largest k of a pass (CZK_GPU_NTT_K, default 9) */
     /* the staged uploads of the device's lock holder (gpu_stage.h), made at
      * the first one */
@@ -376,6 +377,7 @@ static czk_err ensure_coset(czk_gpu *g, const czk_domain *d, char *msg, size_t m
     g->cs_s = s;
     g->cs_lo_len = lo_len;
     g->cs_hi_len = hi_len;
+    g->cs_nz = zn;
     return CZK_OK;
 }
 
@@ -536,15 +538,23 @@ czk_err czk_gpu_ntt(czk_gpu *g, const czk_domain *d, czk_fr *a, czk_gpu_ntt_kind
     return e;
 }
 
-/* bellperson's execute_fft on device buffers (see poly_h.c), without its
- * bit reversals but one: each of a, b, c goes through an inverse DIF
- * (coefficients in bit-reversed order), the factor g^i/n on coefficient i,
- * and a forward DIT (the coset evaluations in natural order); then a·b - c,
- * an inverse DIF, and a bit reversal that applies g^-i/(n·Z(g)). On an H200
- * at 2^27, 350 ms against 364 ms with a bit reversal per transform. The
- * inverse DIF's last pass, the factor and the DIT's first pass are one
- * kernel (czk_gpu_launch_pass_fused), and a·b - c is done by the first pass
- * of its inverse DIF. */
+/* H on device buffers: the coefficients of (a·b - c)/Z on the coset gD,
+ * the same values as bellperson's execute_fft (see poly_h.c) in six
+ * transforms instead of seven. Interpolation on gD is linear, and c's
+ * interpolant there is c's own polynomial (degree < n), so
+ *   h = (iNTT_coset(A_g·B_g) - iNTT(c)) / Z(g),
+ * A_g, B_g the coset evaluations of a's and b's polynomials: c needs only
+ * its inverse transform, and needs it only at the end, so that a start's
+ * last upload (c) is followed by one transform instead of three. Exact
+ * field arithmetic: the same h for any a, b, c, satisfied or not.
+ *
+ * a and b each go through an inverse DIF (coefficients in bit-reversed
+ * order), the factor g^i/n on coefficient i and a forward DIT (the coset
+ * evaluations in natural order); the inverse DIF's last pass, the factor
+ * and the DIT's first pass are one kernel (czk_gpu_launch_pass_fused). a·b
+ * is done by the first pass of its inverse DIF; c gets an inverse DIF; one
+ * bit reversal then writes h[i] = AB[rev i]·g^-i/(n·Z) - C[rev i]/(n·Z)
+ * into a. */
 static cudaError_t enqueue_h_input(czk_gpu *g, const czk_domain *d, void *x) {
     const unsigned L = d->log_n;
     if (L == 0) return czk_gpu_launch_scale(x, d->n, cs_hi(g, CS_GHI_N), cs_lo(g, CS_GLO), g->cs_s, 0, g->stream);
@@ -558,21 +568,26 @@ static cudaError_t enqueue_h_input(czk_gpu *g, const czk_domain *d, void *x) {
     return ce;
 }
 
-/* a·b - c of the transformed inputs, then h = its inverse on the coset, in
- * natural order, into a */
-static cudaError_t enqueue_h_tail(czk_gpu *g, const czk_domain *d, void *a, const void *b, const void *c) {
-    unsigned L = d->log_n;
-    cudaError_t ce = L ? run_passes_but(g, a, L, 1, 0, 0, b, c) : czk_gpu_launch_abc(a, b, c, d->n, g->stream);
+/* the inverse DIF of A_g·B_g, into a (a and b transformed by enqueue_h_input) */
+static cudaError_t enqueue_h_ab(czk_gpu *g, const czk_domain *d, void *a, const void *b) {
+    const unsigned L = d->log_n;
+    return L ? run_passes_but(g, a, L, 1, 0, 0, b, NULL) : czk_gpu_launch_abc(a, b, NULL, d->n, g->stream);
+}
+
+/* c's inverse DIF, then h into a (enqueue_h_ab done) */
+static cudaError_t enqueue_h_c(czk_gpu *g, const czk_domain *d, void *a, void *c) {
+    cudaError_t ce = run_dif(g, c, d->log_n, 1);
     if (ce == cudaSuccess)
-        ce = czk_gpu_launch_bitrev(a, L, 2, NULL, cs_hi(g, CS_GIHI_NZ), cs_lo(g, CS_GILO), g->cs_s, g->stream);
+        ce = czk_gpu_launch_bitrev_sub(a, c, d->log_n, &g->cs_nz, cs_hi(g, CS_GIHI_NZ), cs_lo(g, CS_GILO), g->cs_s,
+                                       g->stream);
     return ce;
 }
 
 static cudaError_t enqueue_h(czk_gpu *g, const czk_domain *d, void *a, void *b, void *c) {
-    void *v[3] = {a, b, c};
-    cudaError_t ce = cudaSuccess;
-    for (int k = 0; k < 3 && ce == cudaSuccess; k++) ce = enqueue_h_input(g, d, v[k]);
-    if (ce == cudaSuccess) ce = enqueue_h_tail(g, d, a, b, c);
+    cudaError_t ce = enqueue_h_input(g, d, a);
+    if (ce == cudaSuccess) ce = enqueue_h_input(g, d, b);
+    if (ce == cudaSuccess) ce = enqueue_h_ab(g, d, a, b);
+    if (ce == cudaSuccess) ce = enqueue_h_c(g, d, a, c);
     return ce;
 }
 
@@ -793,7 +808,9 @@ czk_err czk_gpu_poly_h_staged(czk_gpu *g, const czk_domain *d, czk_fr *const src
     const int prof = getenv("CZK_GPU_H_PROFILE") && getenv("CZK_GPU_H_PROFILE")[0] == '1';
     double tp[5] = {0};
     tp[0] = now_ms();
-    /* vector k's transforms run while vector k+1 is staged */
+    /* vector k's kernels run while vector k+1 is staged: a's and b's
+     * transforms, then the inverse of a·b while c is staged, so that c's
+     * upload is followed by one transform (enqueue_h_c) */
     for (int k = 0; k < 3 && e == CZK_OK; k++) {
         if (staged[k]) {
             e = vec_upload_staged(v[k], src[k], n_have, pool, msg, msglen);
@@ -801,7 +818,8 @@ czk_err czk_gpu_poly_h_staged(czk_gpu *g, const czk_domain *d, czk_fr *const src
             if (done) done(k, ctx);
         }
         tp[k + 1] = now_ms();
-        cudaError_t ce = enqueue_h_input(g, d, v[k]->p);
+        cudaError_t ce = k < 2 ? enqueue_h_input(g, d, v[k]->p) : enqueue_h_c(g, d, v[0]->p, v[2]->p);
+        if (ce == cudaSuccess && k == 1) ce = enqueue_h_ab(g, d, v[0]->p, v[1]->p);
         if (ce != cudaSuccess) {
             (void)cudaGetLastError();
             e = cuda_fail(ce, "the H kernels", msg, msglen);
@@ -809,8 +827,7 @@ czk_err czk_gpu_poly_h_staged(czk_gpu *g, const czk_domain *d, czk_fr *const src
     }
     if (e == CZK_OK) {
         unsigned L = d->log_n;
-        cudaError_t ce = enqueue_h_tail(g, d, v[0]->p, v[1]->p, v[2]->p);
-        if (ce == cudaSuccess) ce = cudaStreamSynchronize(g->stream);
+        cudaError_t ce = cudaStreamSynchronize(g->stream);
         if (ce != cudaSuccess) {
             (void)cudaGetLastError();
             e = cuda_fail(ce, "the H kernels", msg, msglen);

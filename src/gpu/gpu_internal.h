@@ -25,9 +25,9 @@ cudaError_t czk_gpu_launch_table(void *tw, const void *hi, const void *lo, unsig
  * (czk_gpu_launch_roots); inverse uses ω^-1. c_log columns per block
  * (c_log <= b, k + c_log <= 10). dit: the same pass transposed; the DIF's
  * passes run in the reverse order (from b = 0 up) take bit-reversed input
- * to the transform in natural order. mb, mc (DIF only, both or neither):
- * each point x first becomes x·mb - mc at its index (H's a·b - c fused into
- * the first pass of its inverse transform). */
+ * to the transform in natural order. mb (DIF only, else NULL): each point
+ * x first becomes x·mb at its index, or x·mb - mc where mc is not NULL (H's
+ * a·b fused into the first pass of its inverse transform). */
 cudaError_t czk_gpu_launch_pass(void *x, unsigned log_n, unsigned b, unsigned k, unsigned c_log, const void *tw,
                                 unsigned tw_log, int inverse, int dit, const void *mb, const void *mc, cudaStream_t s);
 /* H's fused middle on 2^log_n points: the inverse DIF's last pass (b = 0,
@@ -48,12 +48,18 @@ cudaError_t czk_gpu_launch_roots(void *tw, unsigned tw_log, cudaStream_t s);
 cudaError_t czk_gpu_launch_bitrev(void *x, unsigned log_n, int mode, const void *scalar, const void *hi,
                                   const void *lo, unsigned s_log, cudaStream_t s);
 
+/* H's last step, in place on x: x[i] = x[rev(i)]·f(i) - y[rev(i)]·s (rev
+ * on log_n bits, f as in mode 2 above, s = *scalar, a host pointer passed
+ * by value); y is another vector, left as it is. */
+cudaError_t czk_gpu_launch_bitrev_sub(void *x, const void *y, unsigned log_n, const void *scalar, const void *hi,
+                                      const void *lo, unsigned s_log, cudaStream_t s);
+
 /* x[i] *= hi[f >> s_log]·lo[f & (2^s_log - 1)], i < n, with f = i, or
  * f = rev(i) on rev_log bits when rev_log > 0 (n = 2^rev_log). */
 cudaError_t czk_gpu_launch_scale(void *x, size_t n, const void *hi, const void *lo, unsigned s_log, unsigned rev_log,
                                  cudaStream_t s);
 
-/* a[i] = a[i]·b[i] - c[i], i < n. */
+/* a[i] = a[i]·b[i] - c[i], i < n (a[i]·b[i] when c is NULL). */
 cudaError_t czk_gpu_launch_abc(void *a, const void *b, const void *c, size_t n, cudaStream_t s);
 
 /* ---- G1 and G2 MSM (msm.cu; the host sequence in gpu_msm.c) ---------------

@@ -89,8 +89,9 @@ static __device__ __forceinline__ void stages(const split_sm &sm, unsigned k, un
     }
 }
 
-/* mb, mc (DIF only, else NULL): the pass first sets each point x to x·mb - mc
- * at its index (H's a·b - c, fused into the first pass of its inverse). */
+/* mb (DIF only, else NULL): the pass first sets each point x to x·mb at its
+ * index, or to x·mb - mc where mc is not NULL (H's a·b, fused into the first
+ * pass of its inverse). */
 template <bool DIT>
 __global__ void __launch_bounds__(512) pass_kernel(fr_t *x, unsigned b, unsigned k, unsigned c_log, const fr_t *tw,
                                                    unsigned tw_log, const fr_t *rt, int inverse, const fr_t *mb,
@@ -113,7 +114,8 @@ __global__ void __launch_bounds__(512) pass_kernel(fr_t *x, unsigned b, unsigned
         fr_t val = fr_load(base + at);
         if (!DIT && mb) {
             const size_t gi = (size_t)(base - x) + at;
-            val = fr_sub(fr_mul(val, fr_ldg(mb + gi)), fr_ldg(mc + gi));
+            val = fr_mul(val, fr_ldg(mb + gi));
+            if (mc) val = fr_sub(val, fr_ldg(mc + gi));
         }
         if (DIT) {
             const uint32_t e = ((uint32_t)(ug << c_log) + (l & cmask)) * (__brev(v) >> (32 - k));
@@ -219,6 +221,24 @@ __global__ void bitrev_kernel(fr_t *x, unsigned log_n, size_t n, int mode, fr_t 
     }
 }
 
+/* H's last step: x[i] = x[rev(i)]·f(i) - y[rev(i)]·s in place (rev over
+ * log_n bits), y another vector, left as it is. */
+__global__ void bitrev_sub_kernel(fr_t *x, const fr_t *y, unsigned log_n, size_t n, fr_t s, const fr_t *hi,
+                                  const fr_t *lo, unsigned s_log) {
+    const size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    const size_t j = log_n ? (size_t)(__brev((unsigned)i) >> (32 - log_n)) : 0;
+    if (i > j) return;
+    const fr_t xi = fr_load(x + i), yj = fr_ldg(y + j);
+    if (i == j) {
+        fr_store(x + i, fr_sub(fr_mul(xi, factor_of(i, hi, lo, s_log)), fr_mul(yj, s)));
+        return;
+    }
+    const fr_t xj = fr_load(x + j), yi = fr_ldg(y + i);
+    fr_store(x + i, fr_sub(fr_mul(xj, factor_of(i, hi, lo, s_log)), fr_mul(yj, s)));
+    fr_store(x + j, fr_sub(fr_mul(xi, factor_of(j, hi, lo, s_log)), fr_mul(yi, s)));
+}
+
 /* x[i] *= f(i), or f(rev(i)) over rev_log bits when rev_log > 0 */
 __global__ void scale_kernel(fr_t *x, size_t n, const fr_t *hi, const fr_t *lo, unsigned s_log, unsigned rev_log) {
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
@@ -228,8 +248,11 @@ __global__ void scale_kernel(fr_t *x, size_t n, const fr_t *hi, const fr_t *lo, 
 }
 
 __global__ void abc_kernel(fr_t *a, const fr_t *b, const fr_t *c, size_t n) {
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
-        fr_store(a + i, fr_sub(fr_mul(fr_load(a + i), fr_ldg(b + i)), fr_ldg(c + i)));
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        fr_t v = fr_mul(fr_load(a + i), fr_ldg(b + i));
+        if (c) v = fr_sub(v, fr_ldg(c + i));
+        fr_store(a + i, v);
+    }
 }
 
 static unsigned grid_for(size_t n, unsigned threads) {
@@ -248,7 +271,7 @@ extern "C" cudaError_t czk_gpu_launch_pass(void *x, unsigned log_n, unsigned b, 
                                            const void *tw, unsigned tw_log, int inverse, int dit, const void *mb,
                                            const void *mc, cudaStream_t s) {
     if (k < 1 || k + c_log > DIF_MAX_LOG || c_log > b || b + k > log_n || tw_log < log_n || (dit && mb) ||
-        !mb != !mc)
+        (mc && !mb))
         return cudaErrorInvalidValue;
     const unsigned threads = 1u << (k + c_log - 1);
     const size_t blocks = (size_t)1 << (log_n - k - c_log);
@@ -292,6 +315,16 @@ extern "C" cudaError_t czk_gpu_launch_bitrev(void *x, unsigned log_n, int mode, 
     const unsigned threads = 256;
     bitrev_kernel<<<(unsigned)((n + threads - 1) / threads), threads, 0, s>>>(
         (fr_t *)x, log_n, n, mode, sc, (const fr_t *)hi, (const fr_t *)lo, s_log);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t czk_gpu_launch_bitrev_sub(void *x, const void *y, unsigned log_n, const void *scalar,
+                                                 const void *hi, const void *lo, unsigned s_log, cudaStream_t s) {
+    if (x == y || log_n > 31) return cudaErrorInvalidValue;
+    const size_t n = (size_t)1 << log_n;
+    const unsigned threads = 256;
+    bitrev_sub_kernel<<<(unsigned)((n + threads - 1) / threads), threads, 0, s>>>(
+        (fr_t *)x, (const fr_t *)y, log_n, n, *(const fr_t *)scalar, (const fr_t *)hi, (const fr_t *)lo, s_log);
     return cudaGetLastError();
 }
 
