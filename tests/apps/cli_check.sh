@@ -34,7 +34,11 @@ head -c 1000 keys/demo.params >short.params
 expect 1 "short.params" -- "$CZK" prove --circuit demo --params short.params --input 5 --proof q.bin
 expect 1 "cannot open\|No such file" -- "$CZK" prove --circuit demo --params missing.params --input 5 --proof q.bin
 cp p.bin bad.bin
-printf '\377' | dd of=bad.bin bs=1 seek=100 conv=notrunc 2>/dev/null
+# byte 100 (inside B) complemented: always a change (writing 0xff left a proof
+# whose byte 100 was already 0xff valid, one run in 256)
+byte=$(od -An -tu1 -j100 -N1 p.bin | tr -d ' ')
+printf "$(printf '\\%03o' $((255 - byte)))" | dd of=bad.bin bs=1 seek=100 conv=notrunc 2>/dev/null
+cmp -s p.bin bad.bin && { echo "FAIL: bad.bin equals p.bin"; FAILS=$((FAILS + 1)); }
 expect 1 "^invalid" -- "$CZK" verify --vk keys/demo.vk --proof bad.bin --public pub.json
 head -c 100 p.bin >cut.bin
 expect 1 "^invalid" -- "$CZK" verify --vk keys/demo.vk --proof cut.bin --public pub.json
