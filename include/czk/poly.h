@@ -78,11 +78,12 @@ void czk_ntt_dit(const czk_domain *d, czk_fr *a, bool inverse, czk_pool *pool);
 /* a[i] <-> a[rev(i)] on log_n bits, in place; an involution. */
 void czk_ntt_bitrev(czk_fr *a, unsigned log_n, czk_pool *pool);
 
-/* bellperson's execute_fft. a, b, c are the n evaluations of A, B, C on the
- * domain (zero-padded by the caller). Computes the coefficients of
- * h = (A·B - C)/Z, Z = x^n - 1, through the coset g·ω^i: on return a[0..n-2]
- * hold h's n-1 coefficients and a[n-1] is zero when A·B - C vanishes on the
- * domain; b and c are clobbered. Cost: 7 transforms of size n plus ~5n
+/* The values of bellperson's execute_fft. a, b, c are the n evaluations of
+ * A, B, C on the domain (zero-padded by the caller). Computes the
+ * coefficients of h = (A·B - C)/Z, Z = x^n - 1, through the coset g·ω^i: on
+ * return a[0..n-2] hold h's n-1 coefficients and a[n-1] is zero when A·B - C
+ * vanishes on the domain; b and c are clobbered. Cost: 6 transforms of size
+ * n (bellperson's 7 less c's coset transform, see poly_h.c) plus ~5n
  * multiplications; no allocation beyond the transforms' scratch.
  * CZK_ERR_INVALID_ARGUMENT for NULL pointers. */
 czk_err czk_poly_h(const czk_domain *d, czk_fr *a, czk_fr *b, czk_fr *c, czk_pool *pool);
