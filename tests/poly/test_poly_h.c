@@ -1,7 +1,7 @@
 /* Tests of czk_poly_h (bellperson's H), czk_domain_lagrange_at and
  * czk_domain_z: the defining identities at random points, the degree bound,
  * equality with a literal transcription of bellperson's steps built from the
- * natural-order transforms and with the six-transform form the GPU uses,
+ * natural-order transforms and with the six-transform form built the same way,
  * and thread-count independence. */
 #include <string.h>
 
@@ -105,8 +105,33 @@ static void check_h_identity(unsigned lg, unsigned leaf, czk_pool *pool) {
     czk_domain_free(&d);
 }
 
-/* Arbitrary a, b, c (not divisible by Z): same values as bellperson's steps. */
-static void check_h_literal(unsigned lg, unsigned leaf, czk_pool *pool) {
+/* The six-transform form of H (czk_poly_h's and the CUDA backend's):
+ * h = (iNTT_coset(A_g·B_g) - iNTT(c)) / Z(g), A_g, B_g the coset evaluations
+ * of a's and b's polynomials, from the natural-order transforms. Equal to
+ * bellperson's steps for any a, b, c: interpolation on the coset is linear
+ * and c's interpolant there is c itself (degree < n). */
+static void h_six(const czk_domain *d, czk_fr *a, czk_fr *b, czk_fr *c) {
+    size_t n = d->n;
+    czk_intt(d, a, NULL);
+    czk_coset_ntt(d, a, NULL);
+    czk_intt(d, b, NULL);
+    czk_coset_ntt(d, b, NULL);
+    for (size_t i = 0; i < n; i++) czk_fr_mul(&a[i], &a[i], &b[i]);
+    czk_coset_intt(d, a, NULL);
+    czk_intt(d, c, NULL);
+    czk_fr zinv;
+    czk_domain_z(d, &d->coset, &zinv);
+    czk_fr_inv(&zinv, &zinv);
+    for (size_t i = 0; i < n; i++) {
+        czk_fr_sub(&a[i], &a[i], &c[i]);
+        czk_fr_mul(&a[i], &a[i], &zinv);
+    }
+}
+
+/* Arbitrary a, b, c (not divisible by Z): czk_poly_h gives the same values
+ * as the reference ref (bellperson's steps, or the six-transform form). */
+static void check_h_ref(unsigned lg, unsigned leaf, void (*ref)(const czk_domain *, czk_fr *, czk_fr *, czk_fr *),
+                        const char *name, czk_pool *pool) {
     czk_domain d;
     CHECK(czk_domain_init_leaf(&d, (size_t)1 << lg, leaf) == CZK_OK);
     size_t n = d.n;
@@ -115,9 +140,9 @@ static void check_h_literal(unsigned lg, unsigned leaf, czk_pool *pool) {
     random_vec(b, n);
     random_vec(c, n);
     czk_fr *a2 = dup(a, n), *b2 = dup(b, n), *c2 = dup(c, n);
-    h_literal(&d, a2, b2, c2);
+    ref(&d, a2, b2, c2);
     CHECK(czk_poly_h(&d, a, b, c, pool) == CZK_OK);
-    CHECK_MSG(vec_equal(a, a2, n), "h vs bellperson steps, lg %u leaf %u", lg, leaf);
+    CHECK_MSG(vec_equal(a, a2, n), "h vs %s, lg %u leaf %u", name, lg, leaf);
     free(a);
     free(b);
     free(c);
@@ -127,47 +152,12 @@ static void check_h_literal(unsigned lg, unsigned leaf, czk_pool *pool) {
     czk_domain_free(&d);
 }
 
-/* The six-transform form of H that the CUDA backend uses (src/gpu/gpu.c):
- * h = (iNTT_coset(A_g·B_g) - iNTT(c)) / Z(g), A_g, B_g the coset evaluations
- * of a's and b's polynomials. Interpolation on the coset is linear and c's
- * interpolant there is c itself (degree < n), so it equals bellperson's H
- * for any a, b, c, divisible by Z or not. */
-static void check_h_six(unsigned lg, czk_pool *pool) {
-    czk_domain d;
-    CHECK(czk_domain_init(&d, (size_t)1 << lg) == CZK_OK);
-    size_t n = d.n;
-    czk_fr *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b), *c = malloc(n * sizeof *c);
-    random_vec(a, n);
-    random_vec(b, n);
-    random_vec(c, n);
-    czk_fr *a2 = dup(a, n), *b2 = dup(b, n), *c2 = dup(c, n);
-    CHECK(czk_poly_h(&d, a, b, c, pool) == CZK_OK);
-    czk_intt(&d, a2, pool);
-    czk_coset_ntt(&d, a2, pool);
-    czk_intt(&d, b2, pool);
-    czk_coset_ntt(&d, b2, pool);
-    for (size_t i = 0; i < n; i++) czk_fr_mul(&a2[i], &a2[i], &b2[i]);
-    czk_coset_intt(&d, a2, pool);
-    czk_intt(&d, c2, pool);
-    czk_fr zinv;
-    czk_domain_z(&d, &d.coset, &zinv);
-    czk_fr_inv(&zinv, &zinv);
-    for (size_t i = 0; i < n; i++) {
-        czk_fr_sub(&a2[i], &a2[i], &c2[i]);
-        czk_fr_mul(&a2[i], &a2[i], &zinv);
-    }
-    CHECK_MSG(vec_equal(a, a2, n), "h in six transforms, lg %u", lg);
-    free(a);
-    free(b);
-    free(c);
-    free(a2);
-    free(b2);
-    free(c2);
-    czk_domain_free(&d);
+static void check_h_literal(unsigned lg, unsigned leaf, czk_pool *pool) {
+    check_h_ref(lg, leaf, h_literal, "bellperson's steps", pool);
 }
 
 static void test_h(czk_pool *pool) {
-    for (unsigned lg = 0; lg <= 10; lg++) check_h_six(lg, pool);
+    for (unsigned lg = 0; lg <= 10; lg++) check_h_ref(lg, POLY_LEAF_LOG, h_six, "the six-transform form", pool);
     for (unsigned lg = 0; lg <= 12; lg++) {
         check_h_identity(lg, POLY_LEAF_LOG, pool);
         check_h_literal(lg, POLY_LEAF_LOG, pool);
