@@ -404,10 +404,10 @@ static unsigned pass_plan(const czk_gpu *g, unsigned log_n, unsigned *ks, unsign
 }
 
 /* without_b0: all passes but the one at b = 0 (the DIF's last, the DIT's
- * first), which czk_gpu_launch_pass_fused runs; mb, mc: x·mb - mc fused
- * into the DIF's first pass (log_n > 0) */
+ * first), which czk_gpu_launch_pass_fused runs; mb: x·mb fused into the
+ * DIF's first pass (log_n > 0) */
 static cudaError_t run_passes_but(czk_gpu *g, void *x, unsigned log_n, int inverse, int dit, int without_b0,
-                                  const void *mb, const void *mc) {
+                                  const void *mb) {
     if (log_n == 0) return cudaSuccess;
     unsigned ks[32], bs[32];
     const unsigned npass = pass_plan(g, log_n, ks, bs);
@@ -415,15 +415,15 @@ static cudaError_t run_passes_but(czk_gpu *g, void *x, unsigned log_n, int inver
         const unsigned i = dit ? npass - 1 - t : t, k = ks[i];
         if (without_b0 && bs[i] == 0) continue;
         unsigned room = 10 - k, c = bs[i] < room ? bs[i] : room;
-        cudaError_t ce = czk_gpu_launch_pass(x, log_n, bs[i], k, c, g->tw, g->tw_log, inverse, dit, t ? NULL : mb,
-                                             t ? NULL : mc, g->stream);
+        cudaError_t ce =
+            czk_gpu_launch_pass(x, log_n, bs[i], k, c, g->tw, g->tw_log, inverse, dit, t ? NULL : mb, g->stream);
         if (ce != cudaSuccess) return ce;
     }
     return cudaSuccess;
 }
 
 static cudaError_t run_dif(czk_gpu *g, void *x, unsigned log_n, int inverse) {
-    return run_passes_but(g, x, log_n, inverse, 0, 0, NULL, NULL);
+    return run_passes_but(g, x, log_n, inverse, 0, 0, NULL);
 }
 
 /* Enqueues the transform `kind` of x (2^d->log_n points) on g's stream; the
@@ -560,18 +560,18 @@ static cudaError_t enqueue_h_input(czk_gpu *g, const czk_domain *d, void *x) {
     if (L == 0) return czk_gpu_launch_scale(x, d->n, cs_hi(g, CS_GHI_N), cs_lo(g, CS_GLO), g->cs_s, 0, g->stream);
     unsigned ks[32], bs[32];
     const unsigned last = pass_plan(g, L, ks, bs) - 1;
-    cudaError_t ce = run_passes_but(g, x, L, 1, 0, 1, NULL, NULL);
+    cudaError_t ce = run_passes_but(g, x, L, 1, 0, 1, NULL);
     if (ce == cudaSuccess)
         ce = czk_gpu_launch_pass_fused(x, L, ks[last], g->tw, g->tw_log, cs_hi(g, CS_GHI_N), cs_lo(g, CS_GLO), g->cs_s,
                                        g->stream);
-    if (ce == cudaSuccess) ce = run_passes_but(g, x, L, 0, 1, 1, NULL, NULL);
+    if (ce == cudaSuccess) ce = run_passes_but(g, x, L, 0, 1, 1, NULL);
     return ce;
 }
 
 /* the inverse DIF of A_g·B_g, into a (a and b transformed by enqueue_h_input) */
 static cudaError_t enqueue_h_ab(czk_gpu *g, const czk_domain *d, void *a, const void *b) {
     const unsigned L = d->log_n;
-    return L ? run_passes_but(g, a, L, 1, 0, 0, b, NULL) : czk_gpu_launch_abc(a, b, NULL, d->n, g->stream);
+    return L ? run_passes_but(g, a, L, 1, 0, 0, b) : czk_gpu_launch_mul(a, b, d->n, g->stream);
 }
 
 /* c's inverse DIF, then h into a (enqueue_h_ab done) */

@@ -26,10 +26,10 @@ cudaError_t czk_gpu_launch_table(void *tw, const void *hi, const void *lo, unsig
  * (c_log <= b, k + c_log <= 10). dit: the same pass transposed; the DIF's
  * passes run in the reverse order (from b = 0 up) take bit-reversed input
  * to the transform in natural order. mb (DIF only, else NULL): each point
- * x first becomes x·mb at its index, or x·mb - mc where mc is not NULL (H's
- * a·b fused into the first pass of its inverse transform). */
+ * x first becomes x·mb at its index (H's a·b fused into the first pass of
+ * its inverse transform). */
 cudaError_t czk_gpu_launch_pass(void *x, unsigned log_n, unsigned b, unsigned k, unsigned c_log, const void *tw,
-                                unsigned tw_log, int inverse, int dit, const void *mb, const void *mc, cudaStream_t s);
+                                unsigned tw_log, int inverse, int dit, const void *mb, cudaStream_t s);
 /* H's fused middle on 2^log_n points: the inverse DIF's last pass (b = 0,
  * k stages), x[i] *= f(rev(i)) with f(j) = hi[j >> s_log]·lo[j mod
  * 2^s_log] (rev over log_n bits), and the forward DIT's first pass (b = 0,
@@ -59,8 +59,8 @@ cudaError_t czk_gpu_launch_bitrev_sub(void *x, const void *y, unsigned log_n, co
 cudaError_t czk_gpu_launch_scale(void *x, size_t n, const void *hi, const void *lo, unsigned s_log, unsigned rev_log,
                                  cudaStream_t s);
 
-/* a[i] = a[i]·b[i] - c[i], i < n (a[i]·b[i] when c is NULL). */
-cudaError_t czk_gpu_launch_abc(void *a, const void *b, const void *c, size_t n, cudaStream_t s);
+/* a[i] = a[i]·b[i], i < n. */
+cudaError_t czk_gpu_launch_mul(void *a, const void *b, size_t n, cudaStream_t s);
 
 /* ---- G1 and G2 MSM (msm.cu; the host sequence in gpu_msm.c) ---------------
  * grp selects the group of the point kernels: 0 G1 (Fp), 1 G2 (Fp2). */

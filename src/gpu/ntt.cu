@@ -90,12 +90,10 @@ static __device__ __forceinline__ void stages(const split_sm &sm, unsigned k, un
 }
 
 /* mb (DIF only, else NULL): the pass first sets each point x to x·mb at its
- * index, or to x·mb - mc where mc is not NULL (H's a·b, fused into the first
- * pass of its inverse). */
+ * index (H's a·b, fused into the first pass of its inverse). */
 template <bool DIT>
 __global__ void __launch_bounds__(512) pass_kernel(fr_t *x, unsigned b, unsigned k, unsigned c_log, const fr_t *tw,
-                                                   unsigned tw_log, const fr_t *rt, int inverse, const fr_t *mb,
-                                                   const fr_t *mc) {
+                                                   unsigned tw_log, const fr_t *rt, int inverse, const fr_t *mb) {
     extern __shared__ __align__(16) unsigned char smem_raw[];
     const unsigned npts = 1u << (k + c_log);
     const split_sm sm = {(uint4 *)smem_raw, (uint4 *)smem_raw + npts + SPLIT_PAD};
@@ -112,11 +110,7 @@ __global__ void __launch_bounds__(512) pass_kernel(fr_t *x, unsigned b, unsigned
         const unsigned l = tid + h * nthreads, v = l >> c_log;
         const size_t at = ((size_t)v << b) + (l & cmask);
         fr_t val = fr_load(base + at);
-        if (!DIT && mb) {
-            const size_t gi = (size_t)(base - x) + at;
-            val = fr_mul(val, fr_ldg(mb + gi));
-            if (mc) val = fr_sub(val, fr_ldg(mc + gi));
-        }
+        if (!DIT && mb) val = fr_mul(val, fr_ldg(mb + (size_t)(base - x) + at));
         if (DIT) {
             const uint32_t e = ((uint32_t)(ug << c_log) + (l & cmask)) * (__brev(v) >> (32 - k));
             if (e) val = fr_mul(val, tw_get(tw, tw_log, e << (tw_log - b - k), inverse));
@@ -315,12 +309,9 @@ __global__ void scale_kernel(fr_t *x, size_t n, const fr_t *hi, const fr_t *lo, 
     }
 }
 
-__global__ void abc_kernel(fr_t *a, const fr_t *b, const fr_t *c, size_t n) {
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
-        fr_t v = fr_mul(fr_load(a + i), fr_ldg(b + i));
-        if (c) v = fr_sub(v, fr_ldg(c + i));
-        fr_store(a + i, v);
-    }
+__global__ void mul_kernel(fr_t *a, const fr_t *b, size_t n) {
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+        fr_store(a + i, fr_mul(fr_load(a + i), fr_ldg(b + i)));
 }
 
 static unsigned grid_for(size_t n, unsigned threads) {
@@ -337,9 +328,8 @@ extern "C" cudaError_t czk_gpu_launch_table(void *tw, const void *hi, const void
 
 extern "C" cudaError_t czk_gpu_launch_pass(void *x, unsigned log_n, unsigned b, unsigned k, unsigned c_log,
                                            const void *tw, unsigned tw_log, int inverse, int dit, const void *mb,
-                                           const void *mc, cudaStream_t s) {
-    if (k < 1 || k + c_log > DIF_MAX_LOG || c_log > b || b + k > log_n || tw_log < log_n || (dit && mb) ||
-        (mc && !mb))
+                                           cudaStream_t s) {
+    if (k < 1 || k + c_log > DIF_MAX_LOG || c_log > b || b + k > log_n || tw_log < log_n || (dit && mb))
         return cudaErrorInvalidValue;
     const unsigned threads = 1u << (k + c_log - 1);
     const size_t blocks = (size_t)1 << (log_n - k - c_log);
@@ -347,11 +337,10 @@ extern "C" cudaError_t czk_gpu_launch_pass(void *x, unsigned log_n, unsigned b, 
     const fr_t *rt = (const fr_t *)tw + ((size_t)1 << (tw_log - 1)) + ((size_t)(inverse ? 1 : 0) * (DIF_MAX_LOG + 1) + k) * RT_LEN;
     if (dit)
         pass_kernel<true><<<(unsigned)blocks, threads, smem, s>>>((fr_t *)x, b, k, c_log, (const fr_t *)tw, tw_log,
-                                                                  rt, inverse ? 1 : 0, NULL, NULL);
+                                                                  rt, inverse ? 1 : 0, NULL);
     else
         pass_kernel<false><<<(unsigned)blocks, threads, smem, s>>>((fr_t *)x, b, k, c_log, (const fr_t *)tw, tw_log,
-                                                                   rt, inverse ? 1 : 0, (const fr_t *)mb,
-                                                                   (const fr_t *)mc);
+                                                                   rt, inverse ? 1 : 0, (const fr_t *)mb);
     return cudaGetLastError();
 }
 
@@ -407,7 +396,7 @@ extern "C" cudaError_t czk_gpu_launch_scale(void *x, size_t n, const void *hi, c
     return cudaGetLastError();
 }
 
-extern "C" cudaError_t czk_gpu_launch_abc(void *a, const void *b, const void *c, size_t n, cudaStream_t s) {
-    abc_kernel<<<grid_for(n, 256), 256, 0, s>>>((fr_t *)a, (const fr_t *)b, (const fr_t *)c, n);
+extern "C" cudaError_t czk_gpu_launch_mul(void *a, const void *b, size_t n, cudaStream_t s) {
+    mul_kernel<<<grid_for(n, 256), 256, 0, s>>>((fr_t *)a, (const fr_t *)b, n);
     return cudaGetLastError();
 }
