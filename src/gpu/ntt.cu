@@ -197,6 +197,8 @@ static __device__ __forceinline__ fr_t factor_at(size_t i, int mode, const fr_t 
     return mode == 1 ? scalar : factor_of(i, hi, lo, s_log);
 }
 
+/* The bit reversals by pairwise swaps, for fewer than 2^(2·BR_T) points
+ * (bitrev_tile_kernel does the larger ones). */
 __global__ void bitrev_kernel(fr_t *x, unsigned log_n, size_t n, int mode, fr_t scalar, const fr_t *hi,
                               const fr_t *lo, unsigned s_log) {
     const size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
@@ -216,7 +218,7 @@ __global__ void bitrev_kernel(fr_t *x, unsigned log_n, size_t n, int mode, fr_t 
 }
 
 /* H's last step: x[i] = x[rev(i)]·f(i) - y[rev(i)]·s in place (rev over
- * log_n bits), y another vector, left as it is. */
+ * log_n bits), y another vector, left as it is; small sizes as above. */
 __global__ void bitrev_sub_kernel(fr_t *x, const fr_t *y, unsigned log_n, size_t n, fr_t s, const fr_t *hi,
                                   const fr_t *lo, unsigned s_log) {
     const size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
