@@ -148,6 +148,10 @@ static __device__ __forceinline__ fp_t fp_mul(const fp_t &a, const fp_t &b) {
     return r;
 }
 
-static __device__ __forceinline__ fp_t fp_sqr(const fp_t &a) { return fp_mul(a, a); }
+static __device__ __forceinline__ fp_t fp_sqr(const fp_t &a) {
+    fp_t r;
+    mont_sqr<FP_N, fp_modulus>(r.l, a.l);
+    return r;
+}
 
 #endif

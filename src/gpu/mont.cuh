@@ -227,4 +227,117 @@ template <int N, class M, bool FULL = true> MONT_FN void mont_mul(uint32_t *r, c
     for (int k = 0; k < N; k++) r[k] = borrow ? s[k] : d[k];
 }
 
+
+/* X[s0 ..] += a_i · (a_j for j = j0, j0 + 2, … < N) at limbs i + j: one
+ * chain of 64-bit multiply-adds (the pairs of a step-2 run of j land on
+ * adjacent limb pairs of one array), its carry added to the limb above the
+ * last pair. mont_sqr says why that limb cannot overflow. */
+template <int N> MONT_FN void mont_sqr_row(uint32_t *X, const uint32_t *a, int i, int j0) {
+    ptx_mad_lo_cc(X[i + j0], a[i], a[j0], X[i + j0]);
+    ptx_madc_hi_cc(X[i + j0 + 1], a[i], a[j0], X[i + j0 + 1]);
+    int j = j0 + 2;
+#pragma unroll
+    for (; j < N; j += 2) {
+        ptx_madc_lo_cc(X[i + j], a[i], a[j], X[i + j]);
+        ptx_madc_hi_cc(X[i + j + 1], a[i], a[j], X[i + j + 1]);
+    }
+    ptx_addc(X[i + j], X[i + j], 0);
+}
+
+/* One reduction row of mont_sqr on t/2^32 (mont_shift_mad with a = p, b =
+ * m and the limb top, not 0, entering Y[N-2]): the new E is X + Y[1] (at
+ * limb 0), the new O is Y/2^64 + top·2^(32(N-2)), and m·p is added, m =
+ * (X[0] + Y[1])·m0 making the new E[0] zero. */
+template <int N, class M> MONT_FN void mont_sqr_redc_row(uint32_t *X, uint32_t *Y, const uint32_t *p, uint32_t top) {
+    const uint32_t m = (X[0] + Y[1]) * M::m0;
+    ptx_add_cc(X[0], X[0], Y[1]);
+#pragma unroll
+    for (int j = 1; j < N - 1; j += 2) {
+        ptx_madc_lo_cc(Y[j - 1], p[j], m, Y[j + 1]);
+        ptx_madc_hi_cc(Y[j], p[j], m, Y[j + 2]);
+    }
+    ptx_madc_lo_cc(Y[N - 2], p[N - 1], m, top);
+    ptx_madc_hi(Y[N - 1], p[N - 1], m, 0);
+    mont_mad_even<N>(X, Y, p, m);
+}
+
+/* r = a^2·2^(-32N) mod p, fully reduced, for a < 2p (Fp) or a < r (Fr,
+ * whose rows after the first are the general ones): the same value as
+ * mont_mul(a, a) with 222 of its 288 64-bit multiply-adds for Fp (N(N-1)/2
+ * cross products, N squares, N^2 for the reduction).
+ *
+ * 1. The cross products Σ_{i<j} a_i·a_j·2^(32(i+j)) in two 2N-limb arrays,
+ *    od for the pairs at odd limbs (j - i odd), ev for the even ones, so
+ *    that every pair of an array is aligned the same way; row i runs one
+ *    chain into each. Each chain's carry goes to the limb above its last
+ *    pair: for the chain that ends at j = N-1 that limb (i+N+1) is still 0,
+ *    for the other (ending at j = N-2, limb i+N) it holds only the carry of
+ *    row i-1's top chain (0 or 1), so neither overflows.
+ * 2. t = 2·(ev + od) + Σ a_i^2·2^(64i) = a^2 (< 2^(64N); the cross sum is
+ *    below a^2/2, so doubling it carries nothing out).
+ * 3. Montgomery's reduction of t as mont_mul's rows without a·b_i: E + 2^32·O
+ *    starts as t's low half; a row makes the low limb zero, divides by 2^32
+ *    (deferred to the next row, which fuses it with its odd chain) and adds
+ *    t's next high limb at 2^(32(N-1)). The bounds of mont_mul hold (the
+ *    value stays below 2^(32N+1) before a row, against 2^(32N)·2p there).
+ * 4. r = (t + M·p)/2^(32N) < a^2/2^(32N) + p < 2p (4p^2 < p·2^(32N)), so one
+ *    conditional subtraction. */
+template <int N, class M> MONT_FN void mont_sqr(uint32_t *r, const uint32_t *a) {
+    uint32_t ev[2 * N], od[2 * N];
+#pragma unroll
+    for (int k = 0; k < 2 * N; k++) ev[k] = od[k] = 0;
+#pragma unroll
+    for (int i = 0; i < N - 1; i++) {
+        mont_sqr_row<N>(od, a, i, i + 1);
+        if (i + 2 < N) mont_sqr_row<N>(ev, a, i, i + 2);
+    }
+    /* t = 2·(od + ev) + the squares (od[0] = ev[0] = ev[1] = 0) */
+    uint32_t t[2 * N];
+    t[0] = 0;
+    t[1] = od[1];
+    ptx_add_cc(t[2], od[2], ev[2]);
+#pragma unroll
+    for (int k = 3; k < 2 * N - 1; k++) ptx_addc_cc(t[k], od[k], ev[k]);
+    ptx_addc(t[2 * N - 1], od[2 * N - 1], ev[2 * N - 1]);
+#pragma unroll
+    for (int k = 2 * N - 1; k > 0; k--) t[k] = (t[k] << 1) | (t[k - 1] >> 31);
+    ptx_mad_lo_cc(t[0], a[0], a[0], t[0]);
+    ptx_madc_hi_cc(t[1], a[0], a[0], t[1]);
+#pragma unroll
+    for (int i = 1; i < N - 1; i++) {
+        ptx_madc_lo_cc(t[2 * i], a[i], a[i], t[2 * i]);
+        ptx_madc_hi_cc(t[2 * i + 1], a[i], a[i], t[2 * i + 1]);
+    }
+    ptx_madc_lo_cc(t[2 * N - 2], a[N - 1], a[N - 1], t[2 * N - 2]);
+    ptx_madc_hi(t[2 * N - 1], a[N - 1], a[N - 1], t[2 * N - 1]);
+
+    /* the reduction: row 0 on (t's low half, 0), then rows 1 … N-1 */
+    uint32_t p[N], e[N], o[N];
+#pragma unroll
+    for (int j = 0; j < N; j++) {
+        p[j] = M::p(j);
+        e[j] = t[j];
+        o[j] = 0;
+    }
+    mont_redc_row<N, M>(e, o, M::low64 ? mont_opaque_neg1() : 0u);
+#pragma unroll
+    for (int i = 1; i < N; i++) {
+        if (i & 1) mont_sqr_redc_row<N, M>(o, e, p, t[N + i - 1]);
+        else mont_sqr_redc_row<N, M>(e, o, p, t[N + i - 1]);
+    }
+    /* N even: after row N-1 (odd) E is o (o[0] = 0), O is e: r = e + o/2^32 + t_(2N-1)·2^(32(N-1)) */
+    uint32_t s[N], d[N];
+    ptx_add_cc(s[0], e[0], o[1]);
+#pragma unroll
+    for (int k = 1; k < N - 1; k++) ptx_addc_cc(s[k], e[k], o[k + 1]);
+    ptx_addc(s[N - 1], e[N - 1], t[2 * N - 1]);
+    uint32_t borrow;
+    ptx_sub_cc(d[0], s[0], M::p(0));
+#pragma unroll
+    for (int k = 1; k < N; k++) ptx_subc_cc(d[k], s[k], M::p(k));
+    ptx_subc(borrow, 0, 0);
+#pragma unroll
+    for (int k = 0; k < N; k++) r[k] = borrow ? s[k] : d[k];
+}
+
 #endif

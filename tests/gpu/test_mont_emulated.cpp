@@ -2,7 +2,8 @@
  * its PTX primitives emulated in C++ with an explicit carry flag
  * (ptx_emulated.h), the product compared with GMP for Fp (12 limbs,
  * operands < 2p as fp2.cuh passes them) and Fr (8 limbs, operands < r), on
- * random and edge values.
+ * random and edge values; the square (mont_sqr) against GMP and against
+ * the product of a by itself.
  * What the GPU tests check on a device (NTT and MSM against the CPU), this
  * checks here in CI: that the chains carry and reduce correctly. */
 #include <gmp.h>
@@ -73,6 +74,29 @@ static void check(const mpz_t p, const mpz_t a, const mpz_t b, const char *what)
     mpz_clears(r, want, rinv, NULL);
 }
 
+/* mont_sqr(a) against GMP (a^2·2^(-32N) mod p) and against mont_mul(a, a) */
+template <int N, class M> static void check_sqr(const mpz_t p, const mpz_t a, const char *what) {
+    uint32_t la[N], lr[N], lm[N];
+    from_mpz(la, N, a);
+    mont_sqr<N, M>(lr, la);
+    mont_mul<N, M>(lm, la, la);
+    mpz_t r, want, rinv;
+    mpz_inits(r, want, rinv, NULL);
+    to_mpz(r, lr, N);
+    mpz_setbit(rinv, 32 * N);
+    mpz_invert(rinv, rinv, p);
+    mpz_mul(want, a, a);
+    mpz_mul(want, want, rinv);
+    mpz_mod(want, want, p);
+    checks++;
+    bool same = true;
+    for (int k = 0; k < N; k++) same = same && lr[k] == lm[k];
+    if (mpz_cmp(r, want) != 0 || !same) {
+        if (failures++ < 10) gmp_fprintf(stderr, "FAIL %s square: a=%Zx got %Zx want %Zx\n", what, a, r, want);
+    }
+    mpz_clears(r, want, rinv, NULL);
+}
+
 /* operands below bound (p for Fr, 2p for Fp): random ones, and the edges 0,
  * 1, bound-1, bound-2, p-1, p, 2^k - 1 below bound, with every pairing */
 template <int N, class M> static void run(const uint32_t *limbs, int bound_times_p, const char *name, long randoms) {
@@ -95,14 +119,29 @@ template <int N, class M> static void run(const uint32_t *limbs, int bound_times
         mpz_sub_ui(edge[ne], edge[ne], 1);
         if (mpz_cmp(edge[ne], bound) < 0 && ne < 11) ne++;
     }
-    for (int i = 0; i < ne; i++)
+    for (int i = 0; i < ne; i++) {
+        check_sqr<N, M>(p, edge[i], name);
         for (int j = 0; j < ne; j++) check<N, M>(p, edge[i], edge[j], name);
+    }
     for (long t = 0; t < randoms; t++) {
         mpz_urandomm(a, rs, bound);
         mpz_urandomm(b, rs, bound);
         if (t % 4 == 1) mpz_sub_ui(a, bound, 1 + (unsigned long)(t & 7)); /* near the top */
         check<N, M>(p, a, b, name);
         check<N, M>(p, a, a, name);
+        check_sqr<N, M>(p, a, name);
+    }
+    /* squares of operands with runs of all-ones and all-zero limbs (the
+     * cross products' carries at their largest) */
+    for (long t = 0; t < randoms / 10; t++) {
+        uint32_t l[N];
+        for (int k = 0; k < N; k++) {
+            const unsigned pick = (unsigned)gmp_urandomm_ui(rs, 4);
+            l[k] = pick == 0 ? 0u : pick == 1 ? 0xffffffffu : (uint32_t)gmp_urandomb_ui(rs, 32);
+        }
+        to_mpz(a, l, N);
+        mpz_mod(a, a, bound);
+        check_sqr<N, M>(p, a, name);
     }
     for (int i = 0; i < 12; i++) mpz_clear(edge[i]);
     mpz_clears(p, bound, a, b, NULL);
