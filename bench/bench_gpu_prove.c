@@ -1,7 +1,8 @@
 /* czk — the CUDA backend's start (and finish) on a partition shaped like a
  * 32 GiB PoRep partition, scaled to a domain of 2^K (device 0).
  *
- *   bench_gpu_prove [--reps N] [--workers W] [--g2 gpu|cpu] [K ...]     (default K: 20 24 27)
+ *   bench_gpu_prove [--reps N] [--workers W] [--g2 gpu|cpu] [--abc random|binary] [K ...]
+ *                                                                     (default K: 20 24 27)
  *
  * The shape (constraints, inputs, aux, densities, 0/1 fraction of the
  * witness) comes from czk_synthetic_profile_porep and the reference counts
@@ -20,6 +21,11 @@
  * workers do): the time per partition against one start alone, which shows
  * what the starts that wait for the device lock gain by staging their a, b,
  * c meanwhile.
+ * --abc binary: a, b, c with the witness's share of 0/1 values (the
+ * profile's binary_fraction, an estimate for PoRep's SHA-256-heavy rows),
+ * the rest random, for the staged uploads' packing of small values
+ * (src/gpu/fr_pack.h; on with CZK_GPU_PACK=1); CSV:
+ * bench/results/gpu_prove_abc_binary.csv.
  * Prints "no GPU" and exits 0 without a device. CSV:
  * bench/results/gpu_prove.csv. */
 #include <pthread.h>
@@ -150,6 +156,8 @@ static int bench_workers(czk_backend *be, const czk_params *params, const master
 }
 
 
+static int abc_binary; /* --abc binary */
+
 static int bench_k(czk_backend *be, unsigned k, int reps, int workers, FILE *csv, const char *g2where) {
     czk_synthetic_profile prof;
     if (czk_synthetic_profile_porep(&prof, k) != CZK_OK) {
@@ -187,9 +195,10 @@ static int bench_k(czk_backend *be, unsigned k, int reps, int workers, FILE *csv
     bench_fill_fr(m.input, m.n_input, 1, 0);
     m.input[0] = CZK_FR_ONE;
     bench_fill_fr(m.aux, m.n_aux, 2, prof.binary_fraction);
-    bench_fill_fr(m.a, m.n_abc, 3, 0);
-    bench_fill_fr(m.b, m.n_abc, 4, 0);
-    bench_fill_fr(m.c, m.n_abc, 5, 0);
+    const double abc01 = abc_binary ? prof.binary_fraction : 0;
+    bench_fill_fr(m.a, m.n_abc, 3, abc01);
+    bench_fill_fr(m.b, m.n_abc, 4, abc01);
+    bench_fill_fr(m.c, m.n_abc, 5, abc01);
 
     /* stand-in parameters: every query points into g1 / g2 (never freed as params) */
     czk_params params;
@@ -318,11 +327,13 @@ int main(int argc, char **argv) {
         } else if (!strcmp(argv[i], "--g2") && i + 1 < argc) {
             i++;
             g2 = !strcmp(argv[i], "cpu") ? CZK_G2_CPU : CZK_G2_GPU;
+        } else if (!strcmp(argv[i], "--abc") && i + 1 < argc) {
+            abc_binary = !strcmp(argv[++i], "binary");
         } else if (nk < 16 && atoi(argv[i]) >= 10 && atoi(argv[i]) <= 27) {
             ks[nk++] = (unsigned)atoi(argv[i]);
         } else {
-            fprintf(stderr, "usage: bench_gpu_prove [--reps N] [--workers W] [--g2 gpu|cpu] [K ...] (10 <= K <= 27, "
-                            "W <= 8)\n");
+            fprintf(stderr, "usage: bench_gpu_prove [--reps N] [--workers W] [--g2 gpu|cpu] [--abc random|binary] "
+                            "[K ...] (10 <= K <= 27, W <= 8)\n");
             return 2;
         }
     }
@@ -345,11 +356,11 @@ int main(int argc, char **argv) {
         return 1;
     }
     const char *where = g2 == CZK_G2_GPU ? "gpu" : "cpu";
-    printf("CUDA backend start on %s, PoRep-shaped partitions, B in G2 on the %s\n", czk_backend_cuda_describe(be),
-           where);
+    printf("CUDA backend start on %s, PoRep-shaped partitions, B in G2 on the %s, a, b, c %s\n",
+           czk_backend_cuda_describe(be), where, abc_binary ? "mostly 0/1" : "random");
     mkdir("bench", 0755);
     mkdir("bench/results", 0755);
-    FILE *csv = fopen("bench/results/gpu_prove.csv", "w");
+    FILE *csv = fopen(abc_binary ? "bench/results/gpu_prove_abc_binary.csv" : "bench/results/gpu_prove.csv", "w");
     if (csv) fprintf(csv, "stage,log2_domain,b_g2_on,median_ms,min_ms,max_ms\n");
     int rc = 0;
     for (int i = 0; i < nk && rc == 0; i++) rc = bench_k(be, ks[i], reps, workers, csv, where);

@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "czk/gpu.h"
+#include "fr_pack.h"
 #include "gpu_internal.h"
 #include "gpu_stage.h"
 
@@ -52,13 +53,20 @@ struct czk_gpu {
     size_t cached;
 };
 
-/* Staged uploads: two pinned host buffers and a copy stream. */
+/* Staged uploads: two pinned host buffers and a copy stream; for packed
+ * uploads (fr_pack.h) two device buffers that receive the packed chunks,
+ * after the table of small values (NULL: every chunk goes as it is). */
+#define STAGE_SMALL_BYTES ((size_t)2048)
 struct czk_gpu_stager {
     czk_gpu *g;
     cudaStream_t copy;
     void *pin[2];
     cudaEvent_t pin_ev[2];
     cudaEvent_t up_ev;
+    void *packed;
+    size_t packed_bytes;
+    czk_fr_pack_table table;
+    size_t chunks_packed; /* chunks that went packed, since the stager was opened */
 };
 
 struct czk_gpu_vec {
@@ -667,9 +675,31 @@ czk_err czk_gpu_stager_open(czk_gpu *g, czk_gpu_stager **out, char *msg, size_t 
         free(st);
         return cuda_fail(ce, "pinned staging buffers", msg, msglen);
     }
+    /* the device side of packed uploads, with CZK_GPU_PACK=1 only (off by
+     * default: on an H200 at 2^27 they made start's uploads slower, 114,
+     * 190 and 224 ms for a, b, c of 95 % 0/1 values against 101, 108 and
+     * 107 ms unpacked; docs/gpu.md says why), and only where the cap leaves
+     * 16 times its size free (a small cap is for the partition itself) */
+    const char *pack = getenv("CZK_GPU_PACK");
+    const size_t bytes = STAGE_SMALL_BYTES + 2 * CZK_GPU_STAGE_BYTES, used = czk_gpu_mem_used(g);
+    if (pack && pack[0] == '1' && used <= g->cap && g->cap - used >= 16 * bytes) {
+        czk_fr_pack_table_init(&st->table);
+        if (czk_gpu_dev_alloc(g, &st->packed, bytes, "the packed upload buffers", NULL, 0) == CZK_OK) {
+            st->packed_bytes = bytes;
+            ce = cudaMemcpy(st->packed, st->table.small, sizeof st->table.small, cudaMemcpyHostToDevice);
+            if (ce != cudaSuccess) {
+                czk_gpu_stager_close(st);
+                return cuda_fail(ce, "the packed upload buffers", msg, msglen);
+            }
+        } else {
+            st->packed = NULL;
+        }
+    }
     *out = st;
     return CZK_OK;
 }
+
+size_t czk_gpu_stager_chunks_packed(const czk_gpu_stager *st) { return st ? st->chunks_packed : 0; }
 
 void czk_gpu_stager_close(czk_gpu_stager *st) {
     if (!st) return;
@@ -681,6 +711,7 @@ void czk_gpu_stager_close(czk_gpu_stager *st) {
     }
     cudaEventDestroy(st->up_ev);
     cudaStreamDestroy(st->copy);
+    if (st->packed) czk_gpu_dev_free(st->g, st->packed, st->packed_bytes);
     free(st);
 }
 
@@ -721,6 +752,42 @@ static czk_err stage_copy(czk_gpu_stager *st, void *dst, const void *src, size_t
     return CZK_OK;
 }
 
+/* count Fr values from pageable src to device dst, like stage_copy but in
+ * chunks of up to CZK_FR_PACK_MAX values, each packed (fr_pack.h) into the
+ * pinned buffer when most of its values are small multiples of one: then
+ * only the packed bytes cross PCIe, into the chunk's device buffer, and a
+ * kernel on the copy stream unpacks them into dst. The other chunks are
+ * copied as they are. */
+static czk_err stage_copy_fr(czk_gpu_stager *st, czk_fr *dst, const czk_fr *src, size_t count, czk_pool *pool,
+                             char *msg, size_t msglen) {
+    if (!st->packed) return stage_copy(st, dst, src, count * sizeof(czk_fr), pool, msg, msglen);
+    size_t off = 0;
+    int slot = 0;
+    while (off < count) {
+        const size_t len = count - off < CZK_FR_PACK_MAX ? count - off : CZK_FR_PACK_MAX;
+        CK(cudaEventSynchronize(st->pin_ev[slot]), "the staged upload");
+        const size_t packed = czk_fr_pack(&st->table, src + off, len, st->pin[slot], CZK_GPU_STAGE_BYTES, pool);
+        if (packed) {
+            void *dev = (char *)st->packed + STAGE_SMALL_BYTES + (size_t)slot * CZK_GPU_STAGE_BYTES;
+            CK(cudaMemcpyAsync(dev, st->pin[slot], packed, cudaMemcpyHostToDevice, st->copy), "the staged upload");
+            CK(cudaEventRecord(st->pin_ev[slot], st->copy), "the staged upload");
+            CK(czk_gpu_launch_unpack(dev, len, st->packed, dst + off, st->copy), "the unpacking kernel");
+            st->chunks_packed++;
+        } else {
+            copy_job j = {st->pin[slot], (const char *)(src + off)};
+            czk_pool_run(pool, len * sizeof(czk_fr), (size_t)1 << 20, copy_part, &j);
+            CK(cudaMemcpyAsync(dst + off, st->pin[slot], len * sizeof(czk_fr), cudaMemcpyHostToDevice, st->copy),
+               "the staged upload");
+            CK(cudaEventRecord(st->pin_ev[slot], st->copy), "the staged upload");
+        }
+        off += len;
+        slot ^= 1;
+    }
+    for (int k = 0; k < 2; k++) CK(cudaEventSynchronize(st->pin_ev[k]), "the staged upload");
+    CK(cudaEventRecord(st->up_ev, st->copy), "the staged upload");
+    return CZK_OK;
+}
+
 /* count values into v (zero beyond) on st's copy stream; up_ev marks the
  * end. On failure the copy stream is waited for, so that v may be freed
  * (and its block reused) at once. */
@@ -731,7 +798,7 @@ static czk_err stage_vec_try(czk_gpu_stager *st, czk_gpu_vec *v, const czk_fr *s
     CK(cudaSetDevice(st->g->ordinal), "cudaSetDevice");
     if (count < v->n)
         CK(cudaMemsetAsync((czk_fr *)v->p + count, 0, (v->n - count) * sizeof(czk_fr), st->copy), "cudaMemset");
-    return stage_copy(st, v->p, src, count * sizeof(czk_fr), pool, msg, msglen);
+    return stage_copy_fr(st, v->p, src, count, pool, msg, msglen);
 }
 
 static czk_err stage_vec(czk_gpu_stager *st, czk_gpu_vec *v, const czk_fr *src, size_t count, czk_pool *pool,

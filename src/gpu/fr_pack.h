@@ -1,0 +1,64 @@
+/* czk — Fr vectors packed for the trip over PCIe (the staged uploads of
+ * gpu.c, unpacked on the device by unpack.cu): a value that is k·1 for
+ * |k| <= CZK_FR_PACK_SMALL (0 included) travels as one byte, any other value
+ * as the escape byte plus its 32 bytes. In a SHA-256 circuit nearly every
+ * value of a, b, c and of the witness is such a small multiple of one, so
+ * the bytes to move shrink about 30-fold; for vectors of other values the
+ * caller copies them as they are.
+ *
+ * The packed form of n values (n <= CZK_FR_PACK_MAX), in groups of
+ * CZK_FR_PACK_GROUP values (G = ceil(n / GROUP)):
+ *   uint32 first[G + 1]  index in others of group j's first escaped value;
+ *                        first[G] = the number of escaped values
+ *   uint8  code[n]       at byte czk_fr_pack_codes_at(n): k (two's
+ *                        complement) for k·1, CZK_FR_PACK_ESC for the next
+ *                        value of others
+ *   czk_fr others[]      at byte czk_fr_pack_others_at(n), in value order
+ * Everything is host byte order (little-endian) and 16-byte aligned. */
+#ifndef CZK_GPU_FR_PACK_H
+#define CZK_GPU_FR_PACK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "czk/fr.h"
+#include "czk/pool.h"
+
+#define CZK_FR_PACK_SMALL 16
+#define CZK_FR_PACK_ESC 0x80u
+#define CZK_FR_PACK_GROUP 1024u
+/* the most values of one packed chunk: even with every value escaped
+ * (33 bytes each) and the group table, it fits in 64 MiB */
+#define CZK_FR_PACK_MAX (((size_t)1 << 21) - ((size_t)1 << 16))
+
+/* k·1 (Montgomery form) for k = -SMALL … SMALL at small[k + SMALL], and a
+ * hash of their low limbs for the packer. */
+typedef struct {
+    czk_fr small[2 * CZK_FR_PACK_SMALL + 1];
+    uint8_t slot_code[64]; /* 0: empty, else the code + 1 (codes 0 … 255) */
+} czk_fr_pack_table;
+
+void czk_fr_pack_table_init(czk_fr_pack_table *t);
+
+/* the layout, for the host and for unpack.cu */
+#ifdef __CUDACC__
+#define CZK_FR_PACK_FN static inline __host__ __device__
+#else
+#define CZK_FR_PACK_FN static inline
+#endif
+CZK_FR_PACK_FN size_t czk_fr_pack_groups(size_t n) { return (n + CZK_FR_PACK_GROUP - 1) / CZK_FR_PACK_GROUP; }
+CZK_FR_PACK_FN size_t czk_fr_pack_codes_at(size_t n) { return ((czk_fr_pack_groups(n) + 1) * 4 + 15) & ~(size_t)15; }
+CZK_FR_PACK_FN size_t czk_fr_pack_others_at(size_t n) { return (czk_fr_pack_codes_at(n) + n + 15) & ~(size_t)15; }
+
+/* Packs src[0 … n) into dst (cap bytes; n <= CZK_FR_PACK_MAX and cap >=
+ * czk_fr_pack_others_at(n) + 32·n, the worst case) on pool (NULL: this
+ * thread) and returns the packed bytes. Returns 0 without packing when a
+ * sample of the values says that most of them are not small (then the
+ * vector is better copied as it is). */
+size_t czk_fr_pack(const czk_fr_pack_table *t, const czk_fr *src, size_t n, void *dst, size_t cap, czk_pool *pool);
+
+/* The host's unpacking of czk_fr_pack's output (the reference for the
+ * device's, and for tests): out[0 … n). */
+void czk_fr_unpack(const czk_fr_pack_table *t, const void *packed, size_t n, czk_fr *out);
+
+#endif
