@@ -715,10 +715,6 @@ void czk_gpu_stager_close(czk_gpu_stager *st) {
     free(st);
 }
 
-/* Copies bytes from pageable src to device dst in chunks through the two
- * pinned buffers on the copy stream: the memcpy of chunk i+1 runs while the
- * DMA of chunk i does. Returns when the last chunk was handed to the DMA
- * engine (src may then be freed); up_ev marks its completion. */
 typedef struct {
     char *dst;
     const char *src;
@@ -730,26 +726,39 @@ static void copy_part(void *ctx, size_t begin, size_t end, int worker) {
     memcpy(j->dst + begin, j->src + begin, end - begin);
 }
 
-static czk_err stage_copy(czk_gpu_stager *st, void *dst, const void *src, size_t bytes, czk_pool *pool, char *msg,
-                          size_t msglen) {
-    size_t off = 0;
-    int slot = 0;
-    while (off < bytes) {
-        size_t len = bytes - off < CZK_GPU_STAGE_BYTES ? bytes - off : CZK_GPU_STAGE_BYTES;
-        CK(cudaEventSynchronize(st->pin_ev[slot]), "the staged upload");
-        copy_job j = {st->pin[slot], (const char *)src + off};
-        czk_pool_run(pool, len, (size_t)1 << 20, copy_part, &j);
-        CK(cudaMemcpyAsync((char *)dst + off, st->pin[slot], len, cudaMemcpyHostToDevice, st->copy),
-           "the staged upload");
-        CK(cudaEventRecord(st->pin_ev[slot], st->copy), "the staged upload");
-        off += len;
-        slot ^= 1;
-    }
-    /* the host buffer is free once both pinned buffers have been copied out
-     * of; the caller frees src after this returns, so wait for the copies */
+/* one chunk of len bytes: copied into pinned buffer slot on pool, then its
+ * DMA to dst on the copy stream; pin_ev[slot] marks the buffer free again */
+static czk_err stage_chunk(czk_gpu_stager *st, int slot, void *dst, const void *src, size_t len, czk_pool *pool,
+                           char *msg, size_t msglen) {
+    copy_job j = {st->pin[slot], src};
+    czk_pool_run(pool, len, (size_t)1 << 20, copy_part, &j);
+    CK(cudaMemcpyAsync(dst, st->pin[slot], len, cudaMemcpyHostToDevice, st->copy), "the staged upload");
+    CK(cudaEventRecord(st->pin_ev[slot], st->copy), "the staged upload");
+    return CZK_OK;
+}
+
+/* the host buffer is free once both pinned buffers have been copied out
+ * of; the caller frees src after this returns, so wait for the copies */
+static czk_err stage_done(czk_gpu_stager *st, char *msg, size_t msglen) {
     for (int k = 0; k < 2; k++) CK(cudaEventSynchronize(st->pin_ev[k]), "the staged upload");
     CK(cudaEventRecord(st->up_ev, st->copy), "the staged upload");
     return CZK_OK;
+}
+
+/* Copies bytes from pageable src to device dst in chunks through the two
+ * pinned buffers on the copy stream: the memcpy of chunk i+1 runs while the
+ * DMA of chunk i does. Returns when the last chunk was handed to the DMA
+ * engine (src may then be freed); up_ev marks its completion. */
+static czk_err stage_copy(czk_gpu_stager *st, void *dst, const void *src, size_t bytes, czk_pool *pool, char *msg,
+                          size_t msglen) {
+    int slot = 0;
+    for (size_t off = 0; off < bytes; off += CZK_GPU_STAGE_BYTES, slot ^= 1) {
+        const size_t len = bytes - off < CZK_GPU_STAGE_BYTES ? bytes - off : CZK_GPU_STAGE_BYTES;
+        CK(cudaEventSynchronize(st->pin_ev[slot]), "the staged upload");
+        const czk_err e = stage_chunk(st, slot, (char *)dst + off, (const char *)src + off, len, pool, msg, msglen);
+        if (e != CZK_OK) return e;
+    }
+    return stage_done(st, msg, msglen);
 }
 
 /* count Fr values from pageable src to device dst, like stage_copy but in
@@ -761,31 +770,23 @@ static czk_err stage_copy(czk_gpu_stager *st, void *dst, const void *src, size_t
 static czk_err stage_copy_fr(czk_gpu_stager *st, czk_fr *dst, const czk_fr *src, size_t count, czk_pool *pool,
                              char *msg, size_t msglen) {
     if (!st->packed) return stage_copy(st, dst, src, count * sizeof(czk_fr), pool, msg, msglen);
-    size_t off = 0;
     int slot = 0;
-    while (off < count) {
+    for (size_t off = 0; off < count; off += CZK_FR_PACK_MAX, slot ^= 1) {
         const size_t len = count - off < CZK_FR_PACK_MAX ? count - off : CZK_FR_PACK_MAX;
         CK(cudaEventSynchronize(st->pin_ev[slot]), "the staged upload");
         const size_t packed = czk_fr_pack(&st->table, src + off, len, st->pin[slot], CZK_GPU_STAGE_BYTES, pool);
-        if (packed) {
-            void *dev = (char *)st->packed + STAGE_SMALL_BYTES + (size_t)slot * CZK_GPU_STAGE_BYTES;
-            CK(cudaMemcpyAsync(dev, st->pin[slot], packed, cudaMemcpyHostToDevice, st->copy), "the staged upload");
-            CK(cudaEventRecord(st->pin_ev[slot], st->copy), "the staged upload");
-            CK(czk_gpu_launch_unpack(dev, len, st->packed, dst + off, st->copy), "the unpacking kernel");
-            st->chunks_packed++;
-        } else {
-            copy_job j = {st->pin[slot], (const char *)(src + off)};
-            czk_pool_run(pool, len * sizeof(czk_fr), (size_t)1 << 20, copy_part, &j);
-            CK(cudaMemcpyAsync(dst + off, st->pin[slot], len * sizeof(czk_fr), cudaMemcpyHostToDevice, st->copy),
-               "the staged upload");
-            CK(cudaEventRecord(st->pin_ev[slot], st->copy), "the staged upload");
+        if (!packed) {
+            const czk_err e = stage_chunk(st, slot, dst + off, src + off, len * sizeof(czk_fr), pool, msg, msglen);
+            if (e != CZK_OK) return e;
+            continue;
         }
-        off += len;
-        slot ^= 1;
+        void *dev = (char *)st->packed + STAGE_SMALL_BYTES + (size_t)slot * CZK_GPU_STAGE_BYTES;
+        CK(cudaMemcpyAsync(dev, st->pin[slot], packed, cudaMemcpyHostToDevice, st->copy), "the staged upload");
+        CK(cudaEventRecord(st->pin_ev[slot], st->copy), "the staged upload");
+        CK(czk_gpu_launch_unpack(dev, len, st->packed, dst + off, st->copy), "the unpacking kernel");
+        st->chunks_packed++;
     }
-    for (int k = 0; k < 2; k++) CK(cudaEventSynchronize(st->pin_ev[k]), "the staged upload");
-    CK(cudaEventRecord(st->up_ev, st->copy), "the staged upload");
-    return CZK_OK;
+    return stage_done(st, msg, msglen);
 }
 
 /* count values into v (zero beyond) on st's copy stream; up_ev marks the

@@ -167,6 +167,17 @@ template <int N> MONT_FN void mont_shift_mad(uint32_t *X, uint32_t *Y, const uin
     mont_mad_even<N>(X, Y, a, b);
 }
 
+/* r = s - p if that does not borrow, else s (s < 2p): the products' last step */
+template <int N, class M> MONT_FN void mont_reduce_once(uint32_t *r, const uint32_t *s) {
+    uint32_t d[N], borrow;
+    ptx_sub_cc(d[0], s[0], M::p(0));
+#pragma unroll
+    for (int k = 1; k < N; k++) ptx_subc_cc(d[k], s[k], M::p(k));
+    ptx_subc(borrow, 0, 0);
+#pragma unroll
+    for (int k = 0; k < N; k++) r[k] = borrow ? s[k] : d[k];
+}
+
 /* r = a·b·2^(-32N) mod p, fully reduced. CIOS, one row per b_i: t = (t +
  * a·b_i + m·p) / 2^32. The bounds, with B = 2^(32N):
  * - Fp (N = 12, p < 2^381), a, b < 2p: with t < 2^383 before a row, t +
@@ -208,7 +219,7 @@ template <int N, class M, bool FULL = true> MONT_FN void mont_mul(uint32_t *r, c
         }
     }
     /* N even: after row N-1 (odd) E is o (o[0] = 0), O is e: t = e + o/2^32 */
-    uint32_t s[N], d[N];
+    uint32_t s[N];
     ptx_add_cc(s[0], e[0], o[1]);
 #pragma unroll
     for (int k = 1; k < N - 1; k++) ptx_addc_cc(s[k], e[k], o[k + 1]);
@@ -218,13 +229,7 @@ template <int N, class M, bool FULL = true> MONT_FN void mont_mul(uint32_t *r, c
         for (int k = 0; k < N; k++) r[k] = s[k];
         return;
     }
-    uint32_t borrow;
-    ptx_sub_cc(d[0], s[0], M::p(0));
-#pragma unroll
-    for (int k = 1; k < N; k++) ptx_subc_cc(d[k], s[k], M::p(k));
-    ptx_subc(borrow, 0, 0);
-#pragma unroll
-    for (int k = 0; k < N; k++) r[k] = borrow ? s[k] : d[k];
+    mont_reduce_once<N, M>(r, s);
 }
 
 
@@ -326,18 +331,12 @@ template <int N, class M> MONT_FN void mont_sqr(uint32_t *r, const uint32_t *a) 
         else mont_sqr_redc_row<N, M>(e, o, p, t[N + i - 1]);
     }
     /* N even: after row N-1 (odd) E is o (o[0] = 0), O is e: r = e + o/2^32 + t_(2N-1)·2^(32(N-1)) */
-    uint32_t s[N], d[N];
+    uint32_t s[N];
     ptx_add_cc(s[0], e[0], o[1]);
 #pragma unroll
     for (int k = 1; k < N - 1; k++) ptx_addc_cc(s[k], e[k], o[k + 1]);
     ptx_addc(s[N - 1], e[N - 1], t[2 * N - 1]);
-    uint32_t borrow;
-    ptx_sub_cc(d[0], s[0], M::p(0));
-#pragma unroll
-    for (int k = 1; k < N; k++) ptx_subc_cc(d[k], s[k], M::p(k));
-    ptx_subc(borrow, 0, 0);
-#pragma unroll
-    for (int k = 0; k < N; k++) r[k] = borrow ? s[k] : d[k];
+    mont_reduce_once<N, M>(r, s);
 }
 
 #endif

@@ -45,6 +45,18 @@ static void from_mpz(uint32_t *l, int n, const mpz_t z) {
 static gmp_randstate_t rs;
 static long failures, checks;
 
+/* want = a·b·2^(-32N) mod p */
+template <int N> static void expect(mpz_t want, const mpz_t p, const mpz_t a, const mpz_t b) {
+    mpz_t rinv;
+    mpz_init(rinv);
+    mpz_setbit(rinv, 32 * N);
+    mpz_invert(rinv, rinv, p);
+    mpz_mul(want, a, b);
+    mpz_mul(want, want, rinv);
+    mpz_mod(want, want, p);
+    mpz_clear(rinv);
+}
+
 /* one product against GMP: a·b·2^(-32N) mod p, fully reduced (FULL), or
  * (the lazy product) congruent to it and below 2p */
 template <int N, class M, bool FULL = true>
@@ -53,14 +65,10 @@ static void check(const mpz_t p, const mpz_t a, const mpz_t b, const char *what)
     from_mpz(la, N, a);
     from_mpz(lb, N, b);
     mont_mul<N, M, FULL>(lr, la, lb);
-    mpz_t r, want, rinv;
-    mpz_inits(r, want, rinv, NULL);
+    mpz_t r, want;
+    mpz_inits(r, want, NULL);
     to_mpz(r, lr, N);
-    mpz_setbit(rinv, 32 * N);
-    mpz_invert(rinv, rinv, p);
-    mpz_mul(want, a, b);
-    mpz_mul(want, want, rinv);
-    mpz_mod(want, want, p);
+    expect<N>(want, p, a, b);
     checks++;
     bool ok = mpz_cmp(r, want) == 0;
     if (!FULL && !ok && mpz_cmp(r, p) >= 0) { /* r in [p, 2p) must be want + p */
@@ -71,7 +79,7 @@ static void check(const mpz_t p, const mpz_t a, const mpz_t b, const char *what)
     if (!ok) {
         if (failures++ < 10) gmp_fprintf(stderr, "FAIL %s: a=%Zx b=%Zx got %Zx want %Zx\n", what, a, b, r, want);
     }
-    mpz_clears(r, want, rinv, NULL);
+    mpz_clears(r, want, NULL);
 }
 
 /* mont_sqr(a) against GMP (a^2·2^(-32N) mod p) and against mont_mul(a, a) */
@@ -80,21 +88,17 @@ template <int N, class M> static void check_sqr(const mpz_t p, const mpz_t a, co
     from_mpz(la, N, a);
     mont_sqr<N, M>(lr, la);
     mont_mul<N, M>(lm, la, la);
-    mpz_t r, want, rinv;
-    mpz_inits(r, want, rinv, NULL);
+    mpz_t r, want;
+    mpz_inits(r, want, NULL);
     to_mpz(r, lr, N);
-    mpz_setbit(rinv, 32 * N);
-    mpz_invert(rinv, rinv, p);
-    mpz_mul(want, a, a);
-    mpz_mul(want, want, rinv);
-    mpz_mod(want, want, p);
+    expect<N>(want, p, a, a);
     checks++;
     bool same = true;
     for (int k = 0; k < N; k++) same = same && lr[k] == lm[k];
     if (mpz_cmp(r, want) != 0 || !same) {
         if (failures++ < 10) gmp_fprintf(stderr, "FAIL %s square: a=%Zx got %Zx want %Zx\n", what, a, r, want);
     }
-    mpz_clears(r, want, rinv, NULL);
+    mpz_clears(r, want, NULL);
 }
 
 /* operands below bound (p for Fr, 2p for Fp): random ones, and the edges 0,
