@@ -41,32 +41,23 @@ typedef struct {
     czk_fr *others;
 } pack_job;
 
-/* phase 1: the codes of groups [begin, end), their escape counts in first[g] */
+/* phase 1: the codes of groups [begin, end), their escape counts in
+ * first[g], and group g's escaped values at others[g·GROUP …] (the place
+ * they would have if every value were escaped), while the source is in
+ * cache (a second pass over the source for them took longer than this one) */
 static void pack_codes(void *ctx, size_t begin, size_t end, int worker) {
     (void)worker;
     pack_job *j = ctx;
     for (size_t g = begin; g < end; g++) {
         const size_t lo = g * CZK_FR_PACK_GROUP, hi = lo + CZK_FR_PACK_GROUP < j->n ? lo + CZK_FR_PACK_GROUP : j->n;
+        czk_fr *out = j->others + lo;
         uint32_t esc = 0;
         for (size_t i = lo; i < hi; i++) {
             const uint8_t c = code_of(j->t, &j->src[i]);
             j->code[i] = c;
-            esc += c == CZK_FR_PACK_ESC;
+            if (c == CZK_FR_PACK_ESC) out[esc++] = j->src[i];
         }
         j->first[g] = esc;
-    }
-}
-
-/* phase 3: the escaped values of groups [begin, end), at their places */
-static void pack_others(void *ctx, size_t begin, size_t end, int worker) {
-    (void)worker;
-    pack_job *j = ctx;
-    for (size_t g = begin; g < end; g++) {
-        uint32_t at = j->first[g];
-        if (at == j->first[g + 1]) continue;
-        const size_t lo = g * CZK_FR_PACK_GROUP, hi = lo + CZK_FR_PACK_GROUP < j->n ? lo + CZK_FR_PACK_GROUP : j->n;
-        for (size_t i = lo; i < hi; i++)
-            if (j->code[i] == CZK_FR_PACK_ESC) j->others[at++] = j->src[i];
     }
 }
 
@@ -92,7 +83,13 @@ size_t czk_fr_pack(const czk_fr_pack_table *t, const czk_fr *src, size_t n, void
         sum += c;
     }
     j.first[groups] = sum;
-    czk_pool_run(pool, groups, 16, pack_others, &j);
+    /* phase 3: each group's escaped values down to their place, in group
+     * order: group g's place ends at first[g+1] <= (g+1)·GROUP, below every
+     * later group's values, so no move overwrites values still to move */
+    for (size_t g = 0; g < groups; g++)
+        if (j.first[g + 1] > j.first[g])
+            memmove(j.others + j.first[g], j.others + g * CZK_FR_PACK_GROUP,
+                    (size_t)(j.first[g + 1] - j.first[g]) * sizeof(czk_fr));
     return czk_fr_pack_others_at(n) + (size_t)sum * sizeof(czk_fr);
 }
 
