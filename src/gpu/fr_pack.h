@@ -35,7 +35,7 @@
  * hash of their low limbs for the packer. */
 typedef struct {
     czk_fr small[2 * CZK_FR_PACK_SMALL + 1];
-    uint8_t slot_code[64]; /* 0: empty, else the code + 1 (codes 0 … 255) */
+    uint8_t slot_code[64]; /* 0: empty, else the index in small + 1 */
 } czk_fr_pack_table;
 
 void czk_fr_pack_table_init(czk_fr_pack_table *t);

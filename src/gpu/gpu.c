@@ -691,9 +691,7 @@ czk_err czk_gpu_stager_open(czk_gpu *g, czk_gpu_stager **out, char *msg, size_t 
                 czk_gpu_stager_close(st);
                 return cuda_fail(ce, "the packed upload buffers", msg, msglen);
             }
-        } else {
-            st->packed = NULL;
-        }
+        } /* else st->packed stays NULL: unpacked uploads */
     }
     *out = st;
     return CZK_OK;

@@ -37,11 +37,11 @@ void czk_gpu_stager_close(czk_gpu_stager *st);
  * returns when the data is on the device (src may be freed then). */
 czk_err czk_gpu_vec_upload_via(czk_gpu_stager *st, czk_gpu_vec *v, const czk_fr *src, size_t count, czk_pool *pool,
                                char *msg, size_t msglen);
-/* The staged uploads go in chunks of up to CZK_FR_PACK_MAX values; a chunk
- * whose values are mostly small multiples of one crosses PCIe packed
- * (fr_pack.h) and is unpacked on the device, where the stager has the
- * device buffers for it: with CZK_GPU_PACK=1 set when the stager is opened,
- * and not under a small cap (packing is off by default, see docs/gpu.md).
+/* Where the stager has device buffers for packed uploads (CZK_GPU_PACK=1
+ * set when it is opened, and not under a small cap; off by default, see
+ * docs/gpu.md), the uploads go in chunks of up to CZK_FR_PACK_MAX values,
+ * and a chunk whose values are mostly small multiples of one crosses PCIe
+ * packed (fr_pack.h) and is unpacked on the device.
  * The number of chunks that went packed since st was opened: */
 size_t czk_gpu_stager_chunks_packed(const czk_gpu_stager *st);
 

@@ -15,12 +15,10 @@
 
 static czk_fr_pack_table T;
 
-static void random_fr(czk_rng *rng, czk_fr *v) { czk_fr_random(v, rng); }
-
 /* n values: other with probability p_other (per mille), else a small k */
 static void fill(czk_rng *rng, czk_fr *v, size_t n, unsigned p_other) {
     for (size_t i = 0; i < n; i++) {
-        if (czk_rng_next(rng) % 1000 < p_other) random_fr(rng, &v[i]);
+        if (czk_rng_next(rng) % 1000 < p_other) czk_fr_random(&v[i], rng);
         else v[i] = T.small[czk_rng_next(rng) % (2 * CZK_FR_PACK_SMALL + 1)];
     }
 }
@@ -80,7 +78,7 @@ int main(void) {
             const size_t n = sizes[s];
             czk_fr *v = malloc(n * sizeof *v);
             fill(&rng, v, n, mixes[m]);
-            if (n > 4) random_fr(&rng, &v[n - 1]); /* the last value escaped */
+            if (n > 4) czk_fr_random(&v[n - 1], &rng); /* the last value escaped */
             char what[64];
             snprintf(what, sizeof what, "mix %u per mille", mixes[m]);
             if (n > 4 || mixes[m] == 0) roundtrip(v, n, pool, what);
@@ -119,7 +117,7 @@ int main(void) {
         CHECK_MSG(len > 0 && len < n * 2, "packed %zu bytes for %zu values", len, n);
         free(dst);
         /* the worst case that packs: all escaped but the 64 sampled values */
-        for (size_t i = 0; i < n; i++) random_fr(&rng, &v[i]);
+        for (size_t i = 0; i < n; i++) czk_fr_random(&v[i], &rng);
         for (unsigned s = 0; s < 64; s++) v[n * s / 64] = T.small[s % (2 * CZK_FR_PACK_SMALL + 1)];
         CHECK(cap_for(n) <= ((size_t)64 << 20));
         roundtrip(v, n, pool, "worst case");
