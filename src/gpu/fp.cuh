@@ -154,4 +154,11 @@ static __device__ __forceinline__ fp_t fp_sqr(const fp_t &a) {
     return r;
 }
 
+static __device__ __forceinline__ bool fp_equal(const fp_t &a, const fp_t &b) {
+    uint32_t o = 0;
+#pragma unroll
+    for (int i = 0; i < FP_N; i++) o |= a.l[i] ^ b.l[i];
+    return o == 0;
+}
+
 #endif

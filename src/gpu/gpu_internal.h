@@ -102,7 +102,15 @@ cudaError_t czk_gpu_msm_sort(void *temp, size_t *temp_bytes, const uint32_t *key
  * 2·ceil(m/L) XYZZ); fix writes the rest of the nb buckets (range: nb·12
  * + 16 bytes of scratch: the runs' bounds, the long runs' list). */
 cudaError_t czk_gpu_launch_msm_chunks(int grp, const uint32_t *keys, const uint32_t *vals, size_t m, unsigned L,
-                                     uint32_t nb, const void *bases, void *buckets, void *partial, cudaStream_t s);
+                                     uint32_t nb, const void *bases, const void *pts, void *buckets, void *partial,
+                                     cudaStream_t s);
+/* The pairing rounds before chunks (G1, msm_pairs.cuh): `rounds` rounds of
+ * affine additions over one window's m sorted pairs (base indices < 2^30),
+ * sums into pts (ceil(m/2) affine points) and vals rewritten; chunks then
+ * takes pts. scratch: czk_gpu_msm_pairs_scratch(m) bytes. */
+size_t czk_gpu_msm_pairs_scratch(size_t m);
+cudaError_t czk_gpu_launch_msm_pairs(const uint32_t *keys, uint32_t *vals, size_t m, uint32_t nb, unsigned rounds,
+                                     const void *bases, void *pts, void *scratch, cudaStream_t s);
 cudaError_t czk_gpu_launch_msm_fix(int grp, const uint32_t *keys, size_t m, unsigned L, uint32_t nb, void *range,
                                   void *buckets, const void *partial, cudaStream_t s);
 /* out (2·W·S Jacobian): per window w and segment s of nb/S buckets, T and R

@@ -10,7 +10,9 @@
  * when all are big); the ones' sum (a flat pass over their list, then a
  * tree of partial sums); Pippenger over the m_big big scalars only, c
  * chosen from m_big: per window of c bits: digits, CUB radix sort by
- * bucket (on a second stream, a window ahead), chunks + fix (bucket sums);
+ * bucket (on a second stream, a window ahead), for G1 from 2^23 big scalars
+ * the pairing rounds (affine additions with shared inversions, which
+ * shorten the sorted list: msm_pairs.cuh), chunks + fix (bucket sums);
  * then segments (per window, S segments of G = 2^(c-1)/S buckets: T_s =
  * Σ (i+1)·B_(sG+i), R_s = Σ B_(sG+i), S = 64; for G2 in two steps, segments2,
  * S = 32 segments of 32 parts each, and for G1 too when a segment has
@@ -116,14 +118,37 @@ static int msm_window(size_t m, int grp) {
     return c < 4 ? 4 : c > 16 ? 16 : c;
 }
 
+/* The pairing rounds (msm_pairs.cuh) for m big scalars of nset: G1 only,
+ * base indices below 2^30; from 2^23 big scalars 2 rounds, from 2^25
+ * three. Measured on an H200 (random scalars, G1 MSM in ms, rounds 0 / 2
+ * / 3): 2^22 44.4 / 45.3 / 48.7, 2^24 133.6 / 122.0 / 122.1, 2^26 497 /
+ * 449 / 441, 2^27 920 / 798 / 774; with fewer big scalars each round's
+ * fixed costs (a dozen launches, the host's inversion) do not pay (the
+ * PoRep mix's 6.7 M big scalars at 2^27: 176 / 174 / 175, 840 K at 2^24:
+ * 30.6 / 40.2 / 43.7). CZK_GPU_MSM_PAIRS=R (0 … 8) sets the rounds and
+ * CZK_GPU_MSM_PAIRS_MIN=m the least big scalars (for tests and tuning). */
+static unsigned msm_pair_rounds(const msm_group *G, size_t m, size_t nset) {
+    if (G->grp != 0 || nset >= ((size_t)1 << 30) || m < 2) return 0;
+    size_t min = (size_t)1 << 23;
+    const char *env = getenv("CZK_GPU_MSM_PAIRS_MIN");
+    if (env && env[0]) min = (size_t)strtoull(env, NULL, 10);
+    if (m < min) return 0;
+    env = getenv("CZK_GPU_MSM_PAIRS");
+    if (env && env[0]) {
+        const int v = atoi(env);
+        return v < 0 ? 0 : v > 8 ? 8 : (unsigned)v;
+    }
+    return m >= ((size_t)1 << 25) ? 3 : 2;
+}
+
 /* CZK_GPU_MSM_PROFILE=1: each stage is waited for and its time printed to
  * stderr (for tuning; it slows the call). */
-enum { P_PREP, P_COMPACT, P_ONES, P_SORT, P_CHUNKS, P_FIX, P_SEGMENTS, P_HOST, P_COUNT };
+enum { P_PREP, P_COMPACT, P_ONES, P_SORT, P_PAIRS, P_CHUNKS, P_FIX, P_SEGMENTS, P_HOST, P_COUNT };
 typedef struct {
     int on;
     double t0, acc[P_COUNT];
 } msm_prof;
-static const char *prof_name[P_COUNT] = {"upload+prep", "compact", "ones", "digits+sort",
+static const char *prof_name[P_COUNT] = {"upload+prep", "compact", "ones",     "digits+sort", "pairs",
                                          "chunks",      "fix",     "segments", "host"};
 
 static double prof_now(void) {
@@ -142,7 +167,7 @@ static void prof_mark(msm_prof *p, int stage, cudaStream_t st) {
 
 enum { B_SCALARS, B_WORDS, B_PREFIX, B_SCAL, B_CLS, B_CNT, B_SELTEMP, B_ONESIDX, B_BIGIDX, B_SCALBIG, B_KIN,
        B_KOUT, B_VIN, B_VOUT, B_TEMP, B_PART, B_BUCK, B_SEG, B_ONES0, B_ONES1, B_JAC, B_PARTS, B_KOUT2, B_VOUT2,
-       B_RANGE, B_COUNT };
+       B_RANGE, B_PTS, B_PSCR, B_COUNT };
 
 typedef struct {
     czk_gpu *g;
@@ -331,7 +356,7 @@ static czk_err msm_core(czk_gpu *g, const msm_group *G, void *r, const void *dba
     }
 
     /* Pippenger over the big scalars */
-    unsigned W = 0, S = 0, K = 0;
+    unsigned W = 0, S = 0, K = 0, pr = 0;
     uint32_t nb = 0;
     if (mbig) {
         c = msm_window(mbig, G->grp);
@@ -358,6 +383,20 @@ static czk_err msm_core(czk_gpu *g, const msm_group *G, void *r, const void *dba
         CKE(buf_alloc(&b, B_SEG, 2 * (size_t)W * S * jb, "the MSM window sums", msg, msglen));
         if (K) CKE(buf_alloc(&b, B_PARTS, 2 * (size_t)W * S * K * xb, "the MSM window sums", msg, msglen));
         CKE(buf_alloc(&b, B_RANGE, (size_t)nb * 12 + 16, "the MSM buckets", msg, msglen));
+        /* the pairing rounds' sums and scratch: without the memory, no rounds */
+        pr = msm_pair_rounds(G, mbig, nset);
+        if (pr) {
+            e = buf_alloc(&b, B_PTS, (mbig + 1) / 2 * G->aff_bytes, "the MSM pair sums", msg, msglen);
+            if (e == CZK_OK)
+                e = buf_alloc(&b, B_PSCR, czk_gpu_msm_pairs_scratch(mbig), "the MSM pair sums", msg, msglen);
+            if (e == CZK_ERR_NO_MEMORY) {
+                buf_free(&b, B_PTS);
+                buf_free(&b, B_PSCR);
+                pr = 0;
+                e = CZK_OK;
+            }
+            if (e != CZK_OK) goto out;
+        }
         /* Windows: digits and sort on a second stream st2 into one of two sorted
          * pair buffers while the bucket kernels of the window before run on st
          * (the sort is memory bound, the buckets compute bound); events order
@@ -393,7 +432,13 @@ static czk_err msm_core(czk_gpu *g, const msm_group *G, void *r, const void *dba
                 CKM(cudaStreamWaitEvent(st, ev[bi], 0), "the MSM sort stream");
             }
             prof_mark(&prof, P_SORT, st);
-            CKM(czk_gpu_launch_msm_chunks(G->grp, kout, vout, mbig, (unsigned)L, nb, dbases, buck, b.p[B_PART], st),
+            if (pr) {
+                CKM(czk_gpu_launch_msm_pairs(kout, vout, mbig, nb, pr, dbases, b.p[B_PTS], b.p[B_PSCR], st),
+                    "the MSM pairing rounds");
+                prof_mark(&prof, P_PAIRS, st);
+            }
+            CKM(czk_gpu_launch_msm_chunks(G->grp, kout, vout, mbig, (unsigned)L, nb, dbases, pr ? b.p[B_PTS] : NULL,
+                                          buck, b.p[B_PART], st),
                 "the MSM bucket kernel");
             prof_mark(&prof, P_CHUNKS, st);
             CKM(czk_gpu_launch_msm_fix(G->grp, kout, mbig, (unsigned)L, nb, b.p[B_RANGE], buck, b.p[B_PART], st),
@@ -451,8 +496,8 @@ static czk_err msm_core(czk_gpu *g, const msm_group *G, void *r, const void *dba
     }
     prof_mark(&prof, P_HOST, st);
     if (prof.on) {
-        fprintf(stderr, "gpu msm g%d n=%zu m=%zu big=%zu ones=%zu c=%d slice=%zu:", G->grp + 1, n, nset, mbig, mones,
-                c, L);
+        fprintf(stderr, "gpu msm g%d n=%zu m=%zu big=%zu ones=%zu c=%d slice=%zu rounds=%u:", G->grp + 1, n, nset, mbig,
+                mones, c, L, pr);
         for (int k = 0; k < P_COUNT; k++)
             fprintf(stderr, " %s %.2f ms%s", prof_name[k], prof.acc[k], k < P_COUNT - 1 ? "," : "\n");
     }

@@ -6,7 +6,10 @@
  * canonical ones indexed like the bases, classed (0, 1, big) and counted;
  * select lists the ones' and the big scalars' indices (gather packs the
  * big scalars); per window, digits writes (bucket, point) pairs for the
- * big scalars, CUB sorts them by bucket, chunks sums
+ * big scalars, CUB sorts them by bucket, for large G1 windows the pairing
+ * rounds add pairs of the sorted list's points affinely (msm_pairs.cuh,
+ * one inversion per round, shared through a tree of prefix products whose
+ * top the host inverts), chunks sums
  * fixed-length slices of the sorted list (runs wholly inside a slice go to
  * their bucket, runs crossing a slice edge to two partial slots per slice)
  * and fix completes the buckets whose run crossed an edge; then segments
@@ -23,6 +26,10 @@
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_select.cuh>
 #include <thrust/iterator/counting_iterator.h>
+
+extern "C" {
+#include "czk/fp.h"
+}
 
 #include "fr.cuh"
 #include "gpu_internal.h"
@@ -151,12 +158,82 @@ extern "C" cudaError_t czk_gpu_msm_sort(void *temp, size_t *temp_bytes, const ui
 
 /* The point kernels for group grp: G1 here, G2 in msm_g2.cu. */
 extern "C" cudaError_t czk_gpu_launch_msm_chunks(int grp, const uint32_t *keys, const uint32_t *vals, size_t m,
-                                                 unsigned L, uint32_t nb, const void *bases, void *buckets,
-                                                 void *partial, cudaStream_t s) {
-    if (grp) return czk_gpu_msm_g2_chunks(keys, vals, m, L, nb, bases, buckets, partial, s);
+                                                 unsigned L, uint32_t nb, const void *bases, const void *pts,
+                                                 void *buckets, void *partial, cudaStream_t s) {
+    if (grp) return pts ? cudaErrorNotSupported : czk_gpu_msm_g2_chunks(keys, vals, m, L, nb, bases, buckets, partial, s);
     /* 4 blocks per SM (at most 128 registers): on an H200 as fast as 3 blocks
      * with the next base prefetched (168 registers) */
-    return launch_chunks<fp_t, 4>(keys, vals, m, L, nb, bases, buckets, partial, s);
+    return launch_chunks<fp_t, 4>(keys, vals, m, L, nb, bases, pts, buckets, partial, s);
+}
+
+/* ---- the pairing rounds (msm_pairs.cuh), G1 ---- */
+
+#define PAIR_THREADS 128
+
+__global__ void __launch_bounds__(PAIR_THREADS) msm_pair_up0_kernel(pair_round c, size_t J, size_t T0, fp_t *pre,
+                                                                    fp_t *tot) {
+    const size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (t < T0) pair_up0(c, J, T0, t, pre, tot);
+}
+
+__global__ void __launch_bounds__(PAIR_THREADS) msm_pair_up_kernel(const fp_t *in, size_t n, size_t T, fp_t *pre,
+                                                                   fp_t *tot) {
+    const size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (t < T) pair_up(in, n, T, t, pre, tot);
+}
+
+__global__ void __launch_bounds__(PAIR_THREADS) msm_pair_down_kernel(fp_t *in, size_t n, size_t T, const fp_t *pre,
+                                                                     const fp_t *inv) {
+    const size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (t < T) pair_down(in, n, T, t, pre, inv);
+}
+
+__global__ void __launch_bounds__(PAIR_THREADS) msm_pair_add0_kernel(pair_round c, size_t J, size_t T0,
+                                                                     const fp_t *pre, const fp_t *inv) {
+    const size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (t < T0) pair_add0(c, J, T0, t, pre, inv);
+}
+
+extern "C" size_t czk_gpu_msm_pairs_scratch(size_t m) {
+    size_t T[PAIR_MAX_LEVELS], off[PAIR_MAX_LEVELS + 1];
+    if (m < 2) return 0;
+    const unsigned L = pair_tree(pair_candidates(m, 1), T, off);
+    return off[L] * sizeof(fp_t);
+}
+
+extern "C" cudaError_t czk_gpu_launch_msm_pairs(const uint32_t *keys, uint32_t *vals, size_t m, uint32_t nb,
+                                                unsigned rounds, const void *bases, void *pts, void *scratch,
+                                                cudaStream_t s) {
+    fp_t *sc = (fp_t *)scratch;
+    for (unsigned r = 1; r <= rounds && ((size_t)1 << (r - 1)) < m; r++) {
+        const pair_round c = {keys, vals, m, nb, r, (const g1_aff_t *)bases, (g1_aff_t *)pts};
+        size_t T[PAIR_MAX_LEVELS], off[PAIR_MAX_LEVELS + 1];
+        const size_t J = pair_candidates(m, r);
+        const unsigned L = pair_tree(J, T, off);
+#define PRE(l) (sc + off[l])
+#define TOT(l) (sc + off[l] + ((l) ? PAIR_G : PAIR_G0) * T[l])
+        msm_pair_up0_kernel<<<blocks_for(T[0], PAIR_THREADS), PAIR_THREADS, 0, s>>>(c, J, T[0], PRE(0), TOT(0));
+        for (unsigned l = 1; l < L; l++)
+            msm_pair_up_kernel<<<blocks_for(T[l], PAIR_THREADS), PAIR_THREADS, 0, s>>>(TOT(l - 1), T[l - 1], T[l],
+                                                                                     PRE(l), TOT(l));
+        /* the top total, inverted on the host: the copy into pageable memory
+         * returns when it is done, the copy back when it is staged */
+        czk_fp top;
+        cudaError_t ce = cudaMemcpyAsync(&top, TOT(L - 1), sizeof top, cudaMemcpyDeviceToHost, s);
+        if (ce != cudaSuccess) return ce;
+        czk_fp_inv(&top, &top);
+        ce = cudaMemcpyAsync(TOT(L - 1), &top, sizeof top, cudaMemcpyHostToDevice, s);
+        if (ce != cudaSuccess) return ce;
+        for (unsigned l = L; l-- > 1;)
+            msm_pair_down_kernel<<<blocks_for(T[l], PAIR_THREADS), PAIR_THREADS, 0, s>>>(TOT(l - 1), T[l - 1], T[l],
+                                                                                       PRE(l), TOT(l));
+        msm_pair_add0_kernel<<<blocks_for(T[0], PAIR_THREADS), PAIR_THREADS, 0, s>>>(c, J, T[0], PRE(0), TOT(0));
+#undef PRE
+#undef TOT
+        ce = cudaGetLastError();
+        if (ce != cudaSuccess) return ce;
+    }
+    return cudaSuccess;
 }
 
 extern "C" cudaError_t czk_gpu_launch_msm_fix(int grp, const uint32_t *keys, size_t m, unsigned L, uint32_t nb,

@@ -8,57 +8,19 @@
 
 #include "g1.cuh"
 #include "g2.cuh"
+#include "msm_slice.cuh"
 
 #define MSM_THREADS 128
 
-template <class F>
-static __device__ __forceinline__ void add_base(xyzz_t<F> &acc, const aff_t<F> *bases, uint32_t v) {
-    const aff_t<F> *b = bases + (v & 0x7fffffffu);
-    const F x = fe_ldg(&b->x), y = fe_ldg(&b->y);
-    if (!aff_is_inf(x, y)) xyzz_add_aff(acc, x, y, (v >> 31) != 0);
-}
-
-/* One slice [tL, tL+L) of a window's sorted pairs per thread, in one flat
- * loop: every lane adds one base per iteration, and a run's end (a store)
- * is the only divergence (a loop per run left the lanes whose runs ended
- * idle until the warp's longest run ended: the flat loop made this kernel
- * 1.8 times faster on an H200 at 2^24). A run wholly inside the slice goes
- * to its bucket; one crossing the left edge to partial slot 2t, one
- * crossing only the right edge to 2t+1 (msm_fix_kernel reads them). G1
- * (MINB 4): at most 128 registers; G2 (MINB 2): at most 255, twice the
- * state. */
+/* The slices, one per thread (msm_slice.cuh). G1 (MINB 4): at most 128
+ * registers; G2 (MINB 2): at most 255, twice the state. */
 template <class F, int MINB>
 __global__ void __launch_bounds__(MSM_THREADS, MINB) msm_chunks_kernel(const uint32_t *keys, const uint32_t *vals,
                                                                     size_t m, unsigned L, uint32_t nb,
-                                                                    const aff_t<F> *bases, xyzz_t<F> *buckets,
-                                                                    xyzz_t<F> *partial) {
-    const size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
-    const size_t start = t * L;
-    if (start >= m) return;
-    const size_t end = start + L < m ? start + L : m;
-    uint32_t k = keys[start];
-    if (k >= nb) return;
-    /* the slice's first run continues one of the slice before */
-    bool before = start > 0 && keys[start - 1] == k, first = true;
-    xyzz_t<F> acc;
-    xyzz_set_inf(acc);
-    for (size_t pos = start; pos < end; pos++) {
-        const uint32_t kp = keys[pos];
-        if (kp != k) { /* the run of k ended inside the slice */
-            if (before) xyzz_store(partial + 2 * t, acc);
-            else xyzz_store(buckets + k, acc);
-            before = first = false;
-            k = kp;
-            if (k >= nb) break; /* the zero digits, sorted last */
-            xyzz_set_inf(acc);
-        }
-        add_base(acc, bases, vals[pos]);
-    }
-    if (k < nb) { /* the last run reaches the slice's end */
-        const bool after = end < m && keys[end] == k;
-        if (!before && !after) xyzz_store(buckets + k, acc);
-        else xyzz_store(partial + 2 * t + (first ? 0 : 1), acc);
-    }
+                                                                    const aff_t<F> *bases, const aff_t<F> *pts,
+                                                                    xyzz_t<F> *buckets, xyzz_t<F> *partial) {
+    msm_chunks_slice(blockIdx.x * (size_t)blockDim.x + threadIdx.x, keys, vals, m, L, nb, bases, pts, buckets,
+                     partial);
 }
 
 /* range[k] = (first, end) of key k's run in the m sorted keys, for the
@@ -263,10 +225,11 @@ static inline unsigned blocks_for(size_t n, unsigned threads) { return (unsigned
 
 template <class F, int MINB>
 static inline cudaError_t launch_chunks(const uint32_t *keys, const uint32_t *vals, size_t m, unsigned L, uint32_t nb,
-                                 const void *bases, void *buckets, void *partial, cudaStream_t s) {
+                                 const void *bases, const void *pts, void *buckets, void *partial, cudaStream_t s) {
     const size_t nchunks = (m + L - 1) / L;
     msm_chunks_kernel<F, MINB><<<blocks_for(nchunks, MSM_THREADS), MSM_THREADS, 0, s>>>(
-        keys, vals, m, L, nb, (const aff_t<F> *)bases, (xyzz_t<F> *)buckets, (xyzz_t<F> *)partial);
+        keys, vals, m, L, nb, (const aff_t<F> *)bases, (const aff_t<F> *)pts, (xyzz_t<F> *)buckets,
+        (xyzz_t<F> *)partial);
     return cudaGetLastError();
 }
 

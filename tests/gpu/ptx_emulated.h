@@ -12,6 +12,7 @@
 #define MONT_HOST_EMULATION 1
 
 #define __device__
+#define __host__
 #define __forceinline__ inline
 #define __noinline__ __attribute__((noinline))
 #define __constant__
