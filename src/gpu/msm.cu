@@ -163,7 +163,8 @@ extern "C" cudaError_t czk_gpu_launch_msm_chunks(int grp, const uint32_t *keys, 
     if (grp) return pts ? cudaErrorNotSupported : czk_gpu_msm_g2_chunks(keys, vals, m, L, nb, bases, buckets, partial, s);
     /* 4 blocks per SM (at most 128 registers): on an H200 as fast as 3 blocks
      * with the next base prefetched (168 registers) */
-    return launch_chunks<fp_t, 4>(keys, vals, m, L, nb, bases, pts, buckets, partial, s);
+    return pts ? launch_chunks<fp_t, 4, true>(keys, vals, m, L, nb, bases, pts, buckets, partial, s)
+               : launch_chunks<fp_t, 4, false>(keys, vals, m, L, nb, bases, NULL, buckets, partial, s);
 }
 
 /* ---- the pairing rounds (msm_pairs.cuh), G1 ---- */

@@ -13,7 +13,7 @@
  * slower. */
 cudaError_t czk_gpu_msm_g2_chunks(const uint32_t *keys, const uint32_t *vals, size_t m, unsigned L, uint32_t nb,
                                   const void *bases, void *buckets, void *partial, cudaStream_t s) {
-    return launch_chunks<fp2_t, 2>(keys, vals, m, L, nb, bases, NULL, buckets, partial, s);
+    return launch_chunks<fp2_t, 2, false>(keys, vals, m, L, nb, bases, NULL, buckets, partial, s);
 }
 
 cudaError_t czk_gpu_msm_g2_fix(const uint32_t *keys, size_t m, unsigned L, uint32_t nb, void *range,

@@ -14,12 +14,12 @@
 
 /* The slices, one per thread (msm_slice.cuh). G1 (MINB 4): at most 128
  * registers; G2 (MINB 2): at most 255, twice the state. */
-template <class F, int MINB>
+template <class F, int MINB, bool PAIRS>
 __global__ void __launch_bounds__(MSM_THREADS, MINB) msm_chunks_kernel(const uint32_t *keys, const uint32_t *vals,
                                                                     size_t m, unsigned L, uint32_t nb,
                                                                     const aff_t<F> *bases, const aff_t<F> *pts,
                                                                     xyzz_t<F> *buckets, xyzz_t<F> *partial) {
-    msm_chunks_slice(blockIdx.x * (size_t)blockDim.x + threadIdx.x, keys, vals, m, L, nb, bases, pts, buckets,
+    msm_chunks_slice<F, PAIRS>(blockIdx.x * (size_t)blockDim.x + threadIdx.x, keys, vals, m, L, nb, bases, pts, buckets,
                      partial);
 }
 
@@ -223,11 +223,12 @@ template <class F> __global__ void msm_to_jac_kernel(const xyzz_t<F> *in, jac_t<
 
 static inline unsigned blocks_for(size_t n, unsigned threads) { return (unsigned)((n + threads - 1) / threads); }
 
-template <class F, int MINB>
+/* PAIRS: after the pairing rounds (pts their sums), else pts NULL */
+template <class F, int MINB, bool PAIRS>
 static inline cudaError_t launch_chunks(const uint32_t *keys, const uint32_t *vals, size_t m, unsigned L, uint32_t nb,
                                  const void *bases, const void *pts, void *buckets, void *partial, cudaStream_t s) {
     const size_t nchunks = (m + L - 1) / L;
-    msm_chunks_kernel<F, MINB><<<blocks_for(nchunks, MSM_THREADS), MSM_THREADS, 0, s>>>(
+    msm_chunks_kernel<F, MINB, PAIRS><<<blocks_for(nchunks, MSM_THREADS), MSM_THREADS, 0, s>>>(
         keys, vals, m, L, nb, (const aff_t<F> *)bases, (const aff_t<F> *)pts, (xyzz_t<F> *)buckets,
         (xyzz_t<F> *)partial);
     return cudaGetLastError();

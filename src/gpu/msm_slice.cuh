@@ -15,16 +15,15 @@ static __device__ __forceinline__ void add_base(xyzz_t<F> &acc, const aff_t<F> *
     if (!aff_is_inf(x, y)) xyzz_add_aff(acc, x, y, (v >> 31) != 0);
 }
 
-/* Slot pos of the sorted pairs (vals v): its base, or with pts (after the
- * pairing rounds, msm_pairs.cuh) its pair sum pts[pos/2] or nothing for a
- * dead slot. One inlined addition either way. */
+/* Live slot pos of the sorted pairs after the pairing rounds (vals v,
+ * msm_pairs.cuh): its pair sum pts[pos/2], or its base. One inlined
+ * addition either way. */
 template <class F>
 static __device__ __forceinline__ void add_slot(xyzz_t<F> &acc, const aff_t<F> *bases, const aff_t<F> *pts,
                                                 uint32_t v, size_t pos) {
     const aff_t<F> *b;
     bool neg = false;
-    if (pts && (v & PAIR_SUM)) { /* PAIR_DEAD has the bit too */
-        if (v == PAIR_DEAD) return;
+    if (v & PAIR_SUM) {
         b = pts + (pos >> 1);
     } else {
         b = bases + (v & 0x7fffffffu);
@@ -43,9 +42,11 @@ static __device__ __forceinline__ void add_slot(xyzz_t<F> &acc, const aff_t<F> *
  * lanes' most live slots, not the union of their live positions. A run
  * wholly inside the slice goes to its bucket; one crossing the left edge
  * to partial slot 2t, one crossing only the right edge to 2t+1
- * (msm_fix_kernel reads them). pts: the pair sums of the pairing rounds
- * (NULL when none ran; G1 only). msm_chunks_kernel runs it for thread t. */
-template <class F>
+ * (msm_fix_kernel reads them). PAIRS: after the pairing rounds, whose
+ * sums are in pts (G1 only; without them the loop is the one before the
+ * rounds existed: the skipping cost G2's kernel 3 %). msm_chunks_kernel
+ * runs it for thread t. */
+template <class F, bool PAIRS>
 static __device__ __forceinline__ void msm_chunks_slice(size_t t, const uint32_t *keys, const uint32_t *vals,
                                                         size_t m, unsigned L, uint32_t nb, const aff_t<F> *bases,
                                                         const aff_t<F> *pts, xyzz_t<F> *buckets,
@@ -60,11 +61,12 @@ static __device__ __forceinline__ void msm_chunks_slice(size_t t, const uint32_t
     xyzz_t<F> acc;
     xyzz_set_inf(acc);
     for (size_t pos = start; pos < end; pos++) {
-        uint32_t v = vals[pos];
+        uint32_t v = 0;
         /* Each lane on to its own next live slot. A dead slot's point went
          * into an earlier slot of its run, so every key skipped here is k's
          * or kp's, and the dead slots a slice ends with are its last run's. */
-        if (pts) {
+        if (PAIRS) {
+            v = vals[pos];
             while (v == PAIR_DEAD && pos + 1 < end) v = vals[++pos];
             if (v == PAIR_DEAD) break;
         }
@@ -77,7 +79,8 @@ static __device__ __forceinline__ void msm_chunks_slice(size_t t, const uint32_t
             if (k >= nb) break; /* the zero digits, sorted last */
             xyzz_set_inf(acc);
         }
-        add_slot(acc, bases, pts, v, pos);
+        if (PAIRS) add_slot(acc, bases, pts, v, pos);
+        else add_base(acc, bases, vals[pos]);
     }
     if (k < nb) { /* the last run reaches the slice's end */
         const bool after = end < m && keys[end] == k;

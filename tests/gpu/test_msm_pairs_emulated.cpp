@@ -132,7 +132,7 @@ static size_t run_window(czk_rng *rng, const std::vector<czk_g1_affine> &bases, 
         czk_rng_bytes(rng, buckets.data(), buckets.size() * sizeof(g1_xyzz_t));
         czk_rng_bytes(rng, partial.data(), partial.size() * sizeof(g1_xyzz_t));
         for (size_t t = 0; t < ns; t++)
-            msm_chunks_slice(t, keys.data(), vals.data(), m, L, nb, (const g1_aff_t *)bases.data(), pts.data(),
+            msm_chunks_slice<fp_t, true>(t, keys.data(), vals.data(), m, L, nb, (const g1_aff_t *)bases.data(), pts.data(),
                              buckets.data(), partial.data());
         for (uint32_t b = 0; b < nb; b++) { /* msm_fix_kernel's rule */
             size_t s0 = m, e0 = 0;
