@@ -160,7 +160,8 @@ extern "C" cudaError_t czk_gpu_msm_sort(void *temp, size_t *temp_bytes, const ui
 extern "C" cudaError_t czk_gpu_launch_msm_chunks(int grp, const uint32_t *keys, const uint32_t *vals, size_t m,
                                                  unsigned L, uint32_t nb, const void *bases, const void *pts,
                                                  void *buckets, void *partial, cudaStream_t s) {
-    if (grp) return pts ? cudaErrorNotSupported : czk_gpu_msm_g2_chunks(keys, vals, m, L, nb, bases, buckets, partial, s);
+    if (grp) /* G2 has no pairing rounds */
+        return pts ? cudaErrorNotSupported : czk_gpu_msm_g2_chunks(keys, vals, m, L, nb, bases, buckets, partial, s);
     /* 4 blocks per SM (at most 128 registers): on an H200 as fast as 3 blocks
      * with the next base prefetched (168 registers) */
     return pts ? launch_chunks<fp_t, 4, true>(keys, vals, m, L, nb, bases, pts, buckets, partial, s)
