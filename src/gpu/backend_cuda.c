@@ -347,7 +347,9 @@ static czk_err device_work(cuda_backend *cb, cuda_pending *p, const czk_params *
     for (res = cb->res; res && res->params != params; res = res->next) {}
     /* the bases stay resident only where a partition's working set still
      * fits beside them: a, b, c on the device, then H with the witness
-     * (uploaded during the H MSM) and the MSM's scratch (about 3n at 2^27) */
+     * (uploaded during the H MSM) and the MSM's scratch (about 3n at 2^27).
+     * Not counted: the H MSM's pairing rounds (about 2.25n more), which run
+     * only where there is room left; resident bases are worth more. */
     size_t bases = (params->n_h + params->n_l + params->n_a + params->n_b_g1) * sizeof(czk_g1_affine) +
                    (cb->cfg.g2 == CZK_G2_GPU ? params->n_b_g2 * sizeof(czk_g2_affine) : 0);
     size_t work = 5 * dom->n * sizeof(czk_fr) + ((size_t)256 << 20);
