@@ -212,8 +212,8 @@ extern "C" cudaError_t czk_gpu_launch_msm_pairs(const uint32_t *keys, uint32_t *
         size_t T[PAIR_MAX_LEVELS], off[PAIR_MAX_LEVELS + 1];
         const size_t J = pair_candidates(m, r);
         const unsigned L = pair_tree(J, T, off);
-#define PRE(l) (sc + off[l])
-#define TOT(l) (sc + off[l] + ((l) ? PAIR_G : PAIR_G0) * T[l])
+#define PRE(l) pair_pre(sc, off, l)
+#define TOT(l) pair_tot(sc, T, off, l)
         msm_pair_up0_kernel<<<blocks_for(T[0], PAIR_THREADS), PAIR_THREADS, 0, s>>>(c, J, T[0], PRE(0), TOT(0));
         for (unsigned l = 1; l < L; l++)
             msm_pair_up_kernel<<<blocks_for(T[l], PAIR_THREADS), PAIR_THREADS, 0, s>>>(TOT(l - 1), T[l - 1], T[l],

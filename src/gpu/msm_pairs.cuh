@@ -126,12 +126,18 @@ static __device__ __forceinline__ void pair_up(const fp_t *in, size_t n, size_t 
     fp_store(tot + t, run);
 }
 
+/* The values of thread t of T over n (j = k·T + t < n): at most the
+ * group size, as T = ceil(n / G). */
+static __device__ __forceinline__ unsigned pair_count(size_t n, size_t T, size_t t) {
+    return t < n ? (unsigned)((n - t + T - 1) / T) : 0;
+}
+
 /* A level above, down: with inv[t] the inverse of thread t's total, its
  * values in[j] are replaced by their inverses. */
 static __device__ __forceinline__ void pair_down(fp_t *in, size_t n, size_t T, size_t t, const fp_t *pre,
                                                  const fp_t *inv) {
-    if (t >= n) return;
-    const unsigned cnt = (unsigned)((n - t + T - 1) / T < PAIR_G ? (n - t + T - 1) / T : PAIR_G);
+    const unsigned cnt = pair_count(n, T, t);
+    if (!cnt) return;
     fp_t run = fp_load(inv + t);
     for (unsigned k = cnt; k-- > 0;) {
         const size_t j = k * T + t;
@@ -149,8 +155,8 @@ static __device__ __forceinline__ void pair_down(fp_t *in, size_t n, size_t T, s
  * that is added gets 1/d from the prefixes, and the sum is written. */
 static __device__ __forceinline__ void pair_add0(const pair_round &c, size_t J, size_t T0, size_t t, const fp_t *pre,
                                                  const fp_t *inv) {
-    if (t >= J) return;
-    const unsigned cnt = (unsigned)((J - t + T0 - 1) / T0 < PAIR_G0 ? (J - t + T0 - 1) / T0 : PAIR_G0);
+    const unsigned cnt = pair_count(J, T0, t);
+    if (!cnt) return;
     fp_t run = fp_load(inv + t);
     for (unsigned k = cnt; k-- > 0;) {
         const size_t j = k * T0 + t;
@@ -193,6 +199,12 @@ static __host__ __device__ inline unsigned pair_tree(size_t J, size_t T[PAIR_MAX
     }
     off[L] = at;
     return L;
+}
+
+/* Level l's prefixes and totals in the scratch sc (pair_tree's T, off). */
+static __host__ __device__ inline fp_t *pair_pre(fp_t *sc, const size_t *off, unsigned l) { return sc + off[l]; }
+static __host__ __device__ inline fp_t *pair_tot(fp_t *sc, const size_t *T, const size_t *off, unsigned l) {
+    return sc + off[l] + (l ? PAIR_G : PAIR_G0) * T[l];
 }
 
 #endif

@@ -51,8 +51,8 @@ static void run_rounds(const uint32_t *keys, uint32_t *vals, size_t m, uint32_t 
         const unsigned L = pair_tree(J, T, off);
         std::vector<fp_t> sc(off[L]);
         fp_t *s = sc.data();
-#define PRE(l) (s + off[l])
-#define TOT(l) (s + off[l] + ((l) ? PAIR_G : PAIR_G0) * T[l])
+#define PRE(l) pair_pre(s, off, l)
+#define TOT(l) pair_tot(s, T, off, l)
         for (size_t t = 0; t < T[0]; t++) pair_up0(c, J, T[0], t, PRE(0), TOT(0));
         for (unsigned l = 1; l < L; l++)
             for (size_t t = 0; t < T[l]; t++) pair_up(TOT(l - 1), T[l - 1], T[l], t, PRE(l), TOT(l));
