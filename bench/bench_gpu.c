@@ -6,7 +6,8 @@
  * pageable host memory (czk_gpu_poly_h). Median, min and max of 5 runs after
  * one warm-up, in ns; the anchor is sppark's time on an H200 where issue C
  * gives one, and the ratio is czk's time over it. Also the forward NTT at
- * 2^24 and 2^27 with passes of at most 8 and 10 stages (CZK_GPU_NTT_K).
+ * 2^24 and 2^27 with passes of at most 9 and 10 stages (CZK_GPU_NTT_K) and with
+ * the separate bit reversal (CZK_GPU_NTT_BITREV=1).
  * --ntt: only those rows (and the pass variants); --ntt-sizes L: only
  * those sizes, without the variants.
  * G1 MSM (czk_gpu_msm_g1) at 2^20, 2^22, 2^24, 2^26, 2^27 (2^20, 2^22 with
@@ -314,11 +315,6 @@ int main(int argc, char **argv) {
         x.h[k] = malloc(nmax * sizeof(czk_fr));
         if (!x.h[k]) return 1;
         bench_fill_fr(x.h[k], nmax, 0x9e3779b97f4a7c15ull * (uint64_t)(k + 1), 0);
-        if (czk_gpu_vec_alloc(x.g, nmax, &x.v[k], msg, sizeof msg) != CZK_OK ||
-            czk_gpu_vec_upload(x.v[k], x.h[k], msg, sizeof msg) != CZK_OK) {
-            fprintf(stderr, "bench_gpu: %s\n", msg);
-            return 1;
-        }
     }
     bench_print_header();
     static const char *labels[] = {"ntt", "intt", "coset_ntt", "coset_intt", "h (device data)", "h (with transfers)"};
@@ -327,6 +323,17 @@ int main(int argc, char **argv) {
         czk_domain d;
         if (czk_domain_init(&d, (size_t)1 << lgs[l]) != CZK_OK) return 1;
         x.d = &d;
+        /* vectors of the domain's size: the transforms run out of place
+         * only on those (czk_gpu_ntt_vec) */
+        for (int k = 0; k < 3; k++) {
+            czk_gpu_vec_free(x.v[k]);
+            x.v[k] = NULL;
+            if (czk_gpu_vec_alloc(x.g, d.n, &x.v[k], msg, sizeof msg) != CZK_OK ||
+                czk_gpu_vec_upload(x.v[k], x.h[k], msg, sizeof msg) != CZK_OK) {
+                fprintf(stderr, "bench_gpu: %s\n", msg);
+                return 1;
+            }
+        }
         for (int op = 0; op < 6 && !rc; op++) {
             if (op == 3) continue;
             x.op = op;
@@ -334,30 +341,36 @@ int main(int argc, char **argv) {
         }
         czk_domain_free(&d);
     }
-    /* pass size: the forward NTT with at most 8 and 10 stages per pass */
-    for (int kk = 8; kk <= 10 && !rc && !quick && !msm_only && !n_ntt_sizes; kk += 2) {
-        char kv[8];
-        snprintf(kv, sizeof kv, "%d", kk);
-        setenv("CZK_GPU_NTT_K", kv, 1);
-        ctx_t y = x;
-        if (czk_gpu_open(&y.g, 0, 0, msg, sizeof msg) != CZK_OK) break;
-        for (int k = 0; k < 3; k++) y.v[k] = NULL;
-        if (czk_gpu_vec_alloc(y.g, nmax, &y.v[0], msg, sizeof msg) == CZK_OK &&
-            czk_gpu_vec_upload(y.v[0], x.h[0], msg, sizeof msg) == CZK_OK) {
-            for (unsigned lg = 24; lg <= 27 && !rc; lg += 3) {
-                czk_domain d;
-                if (czk_domain_init(&d, (size_t)1 << lg) != CZK_OK) break;
-                y.d = &d;
-                y.op = 0;
-                char label[32];
-                snprintf(label, sizeof label, "ntt k<=%d", kk);
-                rc = measure(&y, label, lg, anchor(0, lg));
-                czk_domain_free(&d);
-            }
+    /* variants of the forward NTT: at most 9 and 10 stages per pass (the
+     * default is 8), and
+     * in place with a separate bit reversal (the path where the device has
+     * no room for a second vector) */
+    static const char *const variants[][3] = {{"CZK_GPU_NTT_K", "9", "ntt k<=9"},
+                                              {"CZK_GPU_NTT_K", "10", "ntt k<=10"},
+                                              {"CZK_GPU_NTT_BITREV", "1", "ntt, separate bit reversal"}};
+    for (int vi = 0; vi < 3 && !rc && !quick && !msm_only && !n_ntt_sizes; vi++) {
+        for (int k = 0; k < 3; k++) { /* room for the variant's vectors */
+            czk_gpu_vec_free(x.v[k]);
+            x.v[k] = NULL;
         }
-        czk_gpu_vec_free(y.v[0]);
+        setenv(variants[vi][0], variants[vi][1], 1);
+        ctx_t y = x;
+        czk_err oe = czk_gpu_open(&y.g, 0, 0, msg, sizeof msg);
+        unsetenv(variants[vi][0]);
+        if (oe != CZK_OK) break;
+        for (unsigned lg = 24; lg <= 27 && !rc; lg += 3) {
+            czk_domain d;
+            if (czk_domain_init(&d, (size_t)1 << lg) != CZK_OK) break;
+            y.d = &d;
+            y.op = 0;
+            y.v[0] = NULL;
+            if (czk_gpu_vec_alloc(y.g, d.n, &y.v[0], msg, sizeof msg) == CZK_OK &&
+                czk_gpu_vec_upload(y.v[0], x.h[0], msg, sizeof msg) == CZK_OK)
+                rc = measure(&y, variants[vi][2], lg, anchor(0, lg));
+            czk_gpu_vec_free(y.v[0]);
+            czk_domain_free(&d);
+        }
         czk_gpu_close(y.g);
-        unsetenv("CZK_GPU_NTT_K");
     }
     for (int k = 0; k < 3; k++) {
         czk_gpu_vec_free(x.v[k]);

@@ -34,7 +34,8 @@ struct czk_gpu {
     unsigned cs_log, cs_s;
     size_t cs_lo_len, cs_hi_len;
     czk_fr cs_nz; /* 1/(n·Z(g)) of that domain (H's factor on c) */
-    unsigned dif_max; /* largest k of a pass (CZK_GPU_NTT_K, default 9) */
+    unsigned dif_max; /* largest k of a pass (CZK_GPU_NTT_K, default 8: see stages() in ntt.cu) */
+    int separate_bitrev; /* CZK_GPU_NTT_BITREV=1: transforms in place, then a bit reversal (tests, benchmarks) */
     /* the staged uploads of the device's lock holder (gpu_stage.h), made at
      * the first one */
     czk_gpu_stager *stager;
@@ -243,9 +244,11 @@ czk_err czk_gpu_open(czk_gpu **out, int ordinal, size_t mem_cap_bytes, char *msg
     g->ordinal = ordinal;
     g->cap = mem_cap_bytes ? mem_cap_bytes : free_b;
     g->cs_log = ~0u;
-    g->dif_max = 9;
+    g->dif_max = 8;
     const char *kenv = getenv("CZK_GPU_NTT_K");
     if (kenv && atoi(kenv) >= 1 && atoi(kenv) <= 10) g->dif_max = (unsigned)atoi(kenv);
+    const char *renv = getenv("CZK_GPU_NTT_BITREV");
+    g->separate_bitrev = renv && atoi(renv) == 1;
     snprintf(g->desc, sizeof g->desc, "%s (sm_%d%d, %zu GiB)", prop.name, prop.major, prop.minor,
              (size_t)((total_b + (1u << 29)) >> 30));
     cudaError_t ce = cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking);
@@ -434,6 +437,33 @@ static cudaError_t run_dif(czk_gpu *g, void *x, unsigned log_n, int inverse) {
     return run_passes_but(g, x, log_n, inverse, 0, 0, NULL);
 }
 
+/* The transform `kind` of x (2^d->log_n points, log_n >= 1) into out in
+ * natural order (out != x; x is left holding the passes' work): the DIF's
+ * passes but the last in place, then the last pass writes each point to
+ * its natural index in out with the transform's factor (pass_rev), where
+ * enqueue_ntt's bit reversal reads and writes every point once more. */
+static cudaError_t enqueue_ntt_to(czk_gpu *g, const czk_domain *d, void *x, void *out, czk_gpu_ntt_kind kind) {
+    const unsigned L = d->log_n;
+    unsigned ks[32], bs[32];
+    const unsigned k = ks[pass_plan(g, L, ks, bs) - 1];
+    const int inverse = kind == CZK_GPU_NTT_INVERSE || kind == CZK_GPU_NTT_COSET_INVERSE;
+    cudaError_t ce = cudaSuccess;
+    if (kind == CZK_GPU_NTT_COSET)
+        ce = czk_gpu_launch_scale(x, d->n, cs_hi(g, CS_GHI), cs_lo(g, CS_GLO), g->cs_s, 0, g->stream);
+    if (ce == cudaSuccess) ce = run_passes_but(g, x, L, inverse, 0, 1, NULL);
+    if (ce != cudaSuccess) return ce;
+    switch (kind) {
+    case CZK_GPU_NTT_INVERSE:
+        return czk_gpu_launch_pass_rev(x, out, L, k, g->tw, g->tw_log, 1, 1, &d->n_inv, NULL, NULL, NULL, 0,
+                                       g->stream);
+    case CZK_GPU_NTT_COSET_INVERSE:
+        return czk_gpu_launch_pass_rev(x, out, L, k, g->tw, g->tw_log, 1, 2, NULL, NULL, cs_hi(g, CS_GIHI_N),
+                                       cs_lo(g, CS_GILO), g->cs_s, g->stream);
+    default:
+        return czk_gpu_launch_pass_rev(x, out, L, k, g->tw, g->tw_log, 0, 0, NULL, NULL, NULL, NULL, 0, g->stream);
+    }
+}
+
 /* Enqueues the transform `kind` of x (2^d->log_n points) on g's stream; the
  * tables must be ready. */
 static cudaError_t enqueue_ntt(czk_gpu *g, const czk_domain *d, void *x, czk_gpu_ntt_kind kind) {
@@ -527,9 +557,28 @@ czk_err czk_gpu_ntt_vec(czk_gpu *g, const czk_domain *d, czk_gpu_vec *v, czk_gpu
     czk_err e = prepare(g, d, is_coset(kind), msg, msglen);
     if (e != CZK_OK) return e;
     if (v->n < d->n) return fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "device vector shorter than the domain%s%s", "", "");
-    CK(enqueue_ntt(g, d, v->p, kind), "the NTT kernels");
-    CK(cudaStreamSynchronize(g->stream), "the NTT kernels");
-    return CZK_OK;
+    /* out of place where a second vector of v's size fits (then the two
+     * swap), in place with a separate bit reversal where it does not */
+    const size_t bytes = v->n * sizeof(czk_fr);
+    void *out = NULL;
+    if (d->log_n >= 1 && v->n == d->n && !g->separate_bitrev && dev_alloc(g, &out, bytes, "", NULL, 0) != CZK_OK)
+        out = NULL;
+    if (!out) {
+        CK(enqueue_ntt(g, d, v->p, kind), "the NTT kernels");
+        CK(cudaStreamSynchronize(g->stream), "the NTT kernels");
+        return CZK_OK;
+    }
+    cudaError_t ce = enqueue_ntt_to(g, d, v->p, out, kind);
+    if (ce == cudaSuccess) ce = cudaStreamSynchronize(g->stream);
+    if (ce == cudaSuccess) {
+        void *t = v->p;
+        v->p = out;
+        out = t;
+    } else {
+        (void)cudaGetLastError();
+    }
+    dev_free(g, out, bytes);
+    return ce == cudaSuccess ? CZK_OK : cuda_fail(ce, "the NTT kernels", msg, msglen);
 }
 
 czk_err czk_gpu_ntt(czk_gpu *g, const czk_domain *d, czk_fr *a, czk_gpu_ntt_kind kind, char *msg, size_t msglen) {
@@ -582,20 +631,38 @@ static cudaError_t enqueue_h_ab(czk_gpu *g, const czk_domain *d, void *a, const 
     return L ? run_passes_but(g, a, L, 1, 0, 0, b) : czk_gpu_launch_mul(a, b, d->n, g->stream);
 }
 
-/* c's inverse DIF, then h into a (enqueue_h_ab done) */
-static cudaError_t enqueue_h_c(czk_gpu *g, const czk_domain *d, void *a, void *c) {
-    cudaError_t ce = run_dif(g, c, d->log_n, 1);
+/* c's inverse DIF, then h into a (enqueue_h_ab done). Where b is free
+ * for it (b is a's size), c's last pass writes h in natural order into b,
+ * and a and b swap their buffers (pass_rev, mode 3); else c's passes run in
+ * place and a bit reversal writes h into a. */
+static cudaError_t enqueue_h_c(czk_gpu *g, const czk_domain *d, czk_gpu_vec *a, czk_gpu_vec *b, czk_gpu_vec *c) {
+    const unsigned L = d->log_n;
+    if (L >= 1 && b && b->n == a->n && !g->separate_bitrev) {
+        unsigned ks[32], bs[32];
+        const unsigned k = ks[pass_plan(g, L, ks, bs) - 1];
+        cudaError_t ce = run_passes_but(g, c->p, L, 1, 0, 1, NULL);
+        if (ce == cudaSuccess)
+            ce = czk_gpu_launch_pass_rev(c->p, b->p, L, k, g->tw, g->tw_log, 1, 3, &g->cs_nz, a->p,
+                                         cs_hi(g, CS_GIHI_NZ), cs_lo(g, CS_GILO), g->cs_s, g->stream);
+        if (ce == cudaSuccess) {
+            void *t = a->p;
+            a->p = b->p;
+            b->p = t;
+        }
+        return ce;
+    }
+    cudaError_t ce = run_dif(g, c->p, L, 1);
     if (ce == cudaSuccess)
-        ce = czk_gpu_launch_bitrev_sub(a, c, d->log_n, &g->cs_nz, cs_hi(g, CS_GIHI_NZ), cs_lo(g, CS_GILO), g->cs_s,
+        ce = czk_gpu_launch_bitrev_sub(a->p, c->p, L, &g->cs_nz, cs_hi(g, CS_GIHI_NZ), cs_lo(g, CS_GILO), g->cs_s,
                                        g->stream);
     return ce;
 }
 
-static cudaError_t enqueue_h(czk_gpu *g, const czk_domain *d, void *a, void *b, void *c) {
-    cudaError_t ce = enqueue_h_input(g, d, a);
-    if (ce == cudaSuccess) ce = enqueue_h_input(g, d, b);
-    if (ce == cudaSuccess) ce = enqueue_h_ab(g, d, a, b);
-    if (ce == cudaSuccess) ce = enqueue_h_c(g, d, a, c);
+static cudaError_t enqueue_h(czk_gpu *g, const czk_domain *d, czk_gpu_vec *a, czk_gpu_vec *b, czk_gpu_vec *c) {
+    cudaError_t ce = enqueue_h_input(g, d, a->p);
+    if (ce == cudaSuccess) ce = enqueue_h_input(g, d, b->p);
+    if (ce == cudaSuccess) ce = enqueue_h_ab(g, d, a->p, b->p);
+    if (ce == cudaSuccess) ce = enqueue_h_c(g, d, a, b, c);
     return ce;
 }
 
@@ -607,7 +674,7 @@ czk_err czk_gpu_poly_h_vec(czk_gpu *g, const czk_domain *d, czk_gpu_vec *a, czk_
     if (e != CZK_OK) return e;
     if (a->n < d->n || b->n < d->n || c->n < d->n)
         return fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "device vector shorter than the domain%s%s", "", "");
-    CK(enqueue_h(g, d, a->p, b->p, c->p), "the H kernels");
+    CK(enqueue_h(g, d, a, b, c), "the H kernels");
     CK(cudaStreamSynchronize(g->stream), "the H kernels");
     return CZK_OK;
 }
@@ -629,7 +696,7 @@ czk_err czk_gpu_poly_h(czk_gpu *g, const czk_domain *d, czk_fr *a, const czk_fr 
         }
     }
     if (e == CZK_OK) {
-        cudaError_t ce = enqueue_h(g, d, v[0]->p, v[1]->p, v[2]->p);
+        cudaError_t ce = enqueue_h(g, d, v[0], v[1], v[2]);
         if (ce != cudaSuccess) {
             (void)cudaGetLastError();
             e = cuda_fail(ce, "the H kernels", msg, msglen);
@@ -884,7 +951,7 @@ czk_err czk_gpu_poly_h_staged(czk_gpu *g, const czk_domain *d, czk_fr *const src
             if (done) done(k, ctx);
         }
         tp[k + 1] = now_ms();
-        cudaError_t ce = k < 2 ? enqueue_h_input(g, d, v[k]->p) : enqueue_h_c(g, d, v[0]->p, v[2]->p);
+        cudaError_t ce = k < 2 ? enqueue_h_input(g, d, v[k]->p) : enqueue_h_c(g, d, v[0], v[1], v[2]);
         if (ce == cudaSuccess && k == 1) ce = enqueue_h_ab(g, d, v[0]->p, v[1]->p);
         if (ce != cudaSuccess) {
             (void)cudaGetLastError();

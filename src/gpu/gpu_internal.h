@@ -37,6 +37,16 @@ cudaError_t czk_gpu_launch_pass(void *x, unsigned log_n, unsigned b, unsigned k,
 cudaError_t czk_gpu_launch_pass_fused(void *x, unsigned log_n, unsigned k, const void *tw, unsigned tw_log,
                                       const void *hi, const void *lo, unsigned s_log, cudaStream_t s);
 
+/* The DIF's last pass (b = 0, k stages) from x into out in natural order
+ * (out != x), with a factor at each output index i by mode: 0 none, 1
+ * *scalar, 2 f(i) = hi[i >> s_log]·lo[i mod 2^s_log], 3 out[i] =
+ * y[rev i]·f(i) - X[rev i]·(*scalar), X the pass's result (H's last step;
+ * y another vector, left as it is). scalar is a host pointer, passed by
+ * value. */
+cudaError_t czk_gpu_launch_pass_rev(const void *x, void *out, unsigned log_n, unsigned k, const void *tw,
+                                    unsigned tw_log, int inverse, int mode, const void *scalar, const void *y,
+                                    const void *hi, const void *lo, unsigned s_log, cudaStream_t s);
+
 /* The small root tables of the passes, czk_gpu_roots_count() elements
  * after the N/2 of tw (N = 2^tw_log), computed from those. */
 size_t czk_gpu_roots_count(void);

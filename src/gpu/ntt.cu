@@ -62,16 +62,44 @@ struct split_sm {
 
 /* The k radix-2 stages of a pass over the block's 2^(k + c_log) points in
  * shared memory (2^c_log columns of 2^k rows), one butterfly per thread and
- * stage, lazy values in and out; DIT: the transposed stages, last first. */
+ * stage, lazy values in and out; DIT: the transposed stages, last first.
+ *
+ * Butterfly (grp, lo) of a stage of span hh = 2^sh pairs rows v0 = grp·2hh
+ * + lo and v0 + hh, with root ω^lo (none for lo = 0). Thread p takes lo =
+ * p mod hh, grp = p / hh, except with 4 or more columns in the stages of
+ * small span: there lo's bits come from p's bits w … w+sh-1 (w = 5 - c_log:
+ * tid's bits from 5 up, the warp's number), so every lane of a warp has
+ * the same lo and the warps with lo = 0 skip the product, where otherwise
+ * every warp held lanes with lo != 0 and paid for it. That saves a 1/hh
+ * share of a stage's products for hh = 2, 4, 8, 16: at k = 7, c_log = 3,
+ * 0.94 of a stage's products of the 6 stages that have any (16 %).
+ *
+ * With fewer columns the mapping costs more than it saves: a quarter warp's
+ * 8 lanes (16-byte accesses) then vary in row bits above the lowest, which
+ * puts 2 or 4 of them on one bank group (a model of the accesses: 2,816
+ * wavefronts a block at k = 9, c_log = 1, against 1,408), and an NTT 2^27
+ * in passes of 9 stages took 41.2 ms against 39.9 on an H200. An XOR
+ * swizzle of the slots made every stage free of conflicts (1,152), but its
+ * index arithmetic cost more: 40.3 ms, and passes of 7 stages (c_log = 3,
+ * no conflicts to remove) went from 38.2 to 40.1 ms. The passes are bound
+ * by instruction issue, not by shared memory. */
 template <bool DIT>
 static __device__ __forceinline__ void stages(const split_sm &sm, unsigned k, unsigned c_log, unsigned tid,
                                               const fr_t *rt) {
     const unsigned uc = tid & ((1u << c_log) - 1), p = tid >> c_log;
+    const unsigned w = c_log >= 2 && c_log < 5 ? 5 - c_log : 0;
     for (unsigned s = 0; s < k; s++) {
         const unsigned j = DIT ? k - 1 - s : s;
         const unsigned sh = k - 1 - j, hh = 1u << sh;
-        const unsigned lo = p & (hh - 1);
-        const unsigned v0 = ((p >> sh) << (sh + 1)) | lo;
+        unsigned lo, grp;
+        if (w && sh && w + sh <= k - 1) {
+            lo = (p >> w) & (hh - 1);
+            grp = (p & ((1u << w) - 1)) | ((p >> (w + sh)) << w);
+        } else {
+            lo = p & (hh - 1);
+            grp = p >> sh;
+        }
+        const unsigned v0 = (grp << (sh + 1)) | lo;
         const unsigned i0 = (v0 << c_log) | uc, i1 = ((v0 + hh) << c_log) | uc;
         const fr_t x0 = sm.get(i0);
         fr_t x1 = sm.get(i1);
@@ -179,6 +207,63 @@ __global__ void __launch_bounds__(512, PASS_MINB) pass_fused_kernel(fr_t *x, uns
     for (int h = 0; h < 2; h++) {
         const unsigned l = tid + h * nthreads;
         fr_store(base + l, fr_reduce_once(sm.get(l)));
+    }
+}
+
+/* rev_bits(x, n): x's low n bits reversed (n <= 32). */
+static __device__ __forceinline__ size_t rev_bits(size_t x, unsigned n) {
+    return n ? (size_t)(__brev((unsigned)x) >> (32 - n)) : 0;
+}
+
+/* The DIF's last pass (b = 0, k stages) out of place, into natural order:
+ * what pass_kernel<false> and the bit reversal after it do, with one read
+ * and one write of each point instead of three of each. The value at
+ * bit-reversed position q = chunk·2^k + v goes to out[rev(q)] (rev over
+ * log_n bits) = out[rev_k(v)·2^(log_n-k) + rev(chunk)], times a factor by
+ * mode: 0 none, 1 scalar, 2 f(i) at its natural index i (factor_of), 3 it
+ * becomes y[q]·f(i) - value·scalar (H's last step, y read where x is).
+ *
+ * A block takes the 2^c_log chunks blk + col·2^cb (cb = log_n - k - c_log)
+ * as its columns: their rev(chunk) are rev_cb(blk)·2^c_log + rev(col), so a
+ * row's columns land side by side in out, runs of 2^c_log points (64 bytes
+ * for c_log = 1), where single chunks would scatter 32-byte points, a
+ * partial write of every 64-byte DRAM atom. */
+template <int MODE>
+__global__ void __launch_bounds__(512, PASS_MINB) pass_rev_kernel(const fr_t *x, fr_t *out, unsigned log_n, unsigned k,
+                                                       unsigned c_log, const fr_t *rt, fr_t scalar,
+                                                       const fr_t *y, const fr_t *hi, const fr_t *lo,
+                                                       unsigned s_log) {
+    extern __shared__ __align__(16) unsigned char smem_raw[];
+    const unsigned npts = 1u << (k + c_log);
+    const split_sm sm = {(uint4 *)smem_raw, (uint4 *)smem_raw + npts + SPLIT_PAD};
+    const unsigned nthreads = npts >> 1, tid = threadIdx.x, cmask = (1u << c_log) - 1;
+    const unsigned cb = log_n - k - c_log;
+    const size_t blk = blockIdx.x;
+#pragma unroll
+    for (int h = 0; h < 2; h++) {
+        const unsigned l = tid + h * nthreads, v = l >> c_log;
+        const size_t chunk = blk | ((size_t)(l & cmask) << cb);
+        sm.put(l, fr_load(x + (chunk << k) + v));
+    }
+    __syncthreads();
+    stages<false>(sm, k, c_log, tid, rt);
+    const size_t rblk = rev_bits(blk, cb) << c_log;
+#pragma unroll
+    for (int h = 0; h < 2; h++) {
+        const unsigned l = tid + h * nthreads, v = l >> c_log, col = l & cmask;
+        const size_t i = (rev_bits(v, k) << (log_n - k)) | rblk | rev_bits(col, c_log);
+        fr_t val = sm.get(l);
+        if (MODE == 0) {
+            val = fr_reduce_once(val);
+        } else if (MODE == 1) {
+            val = fr_mul(scalar, val);
+        } else if (MODE == 2) {
+            val = fr_mul(factor_of(i, hi, lo, s_log), val);
+        } else {
+            const size_t q = ((blk | ((size_t)col << cb)) << k) + v;
+            val = fr_sub(fr_mul(fr_ldg(y + q), factor_of(i, hi, lo, s_log)), fr_mul(scalar, val));
+        }
+        fr_store(out + i, val);
     }
 }
 
@@ -361,6 +446,32 @@ extern "C" cudaError_t czk_gpu_launch_pass_fused(void *x, unsigned log_n, unsign
     pass_fused_kernel<<<(unsigned)((size_t)1 << (log_n - k)), 1u << (k - 1), smem, s>>>(
         (fr_t *)x, k, rt + ((size_t)1 * (DIF_MAX_LOG + 1) + k) * RT_LEN, rt + (size_t)k * RT_LEN, (const fr_t *)hi,
         (const fr_t *)lo, s_log, log_n);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t czk_gpu_launch_pass_rev(const void *x, void *out, unsigned log_n, unsigned k, const void *tw,
+                                               unsigned tw_log, int inverse, int mode, const void *scalar,
+                                               const void *y, const void *hi, const void *lo, unsigned s_log,
+                                               cudaStream_t s) {
+    if (k < 1 || k > DIF_MAX_LOG || k > log_n || log_n > 31 || tw_log < log_n || x == out || mode < 0 || mode > 3 ||
+        (mode == 3 && (y == out || y == x)))
+        return cudaErrorInvalidValue;
+    const unsigned room = DIF_MAX_LOG - k, c_log = log_n - k < room ? log_n - k : room;
+    const size_t smem = ((size_t)sizeof(fr_t) << (k + c_log)) + SPLIT_PAD * sizeof(uint4);
+    const fr_t *rt = (const fr_t *)tw + ((size_t)1 << (tw_log - 1)) + ((size_t)(inverse ? 1 : 0) * (DIF_MAX_LOG + 1) + k) * RT_LEN;
+    fr_t sc = fr_t();
+    if (mode == 1 || mode == 3) sc = *(const fr_t *)scalar;
+    const unsigned blocks = (unsigned)((size_t)1 << (log_n - k - c_log)), threads = 1u << (k + c_log - 1);
+#define PASS_REV(M)                                                                                              \
+    pass_rev_kernel<M><<<blocks, threads, smem, s>>>((const fr_t *)x, (fr_t *)out, log_n, k, c_log, rt, sc,      \
+                                                     (const fr_t *)y, (const fr_t *)hi, (const fr_t *)lo, s_log)
+    switch (mode) {
+    case 0: PASS_REV(0); break;
+    case 1: PASS_REV(1); break;
+    case 2: PASS_REV(2); break;
+    default: PASS_REV(3); break;
+    }
+#undef PASS_REV
     return cudaGetLastError();
 }
 

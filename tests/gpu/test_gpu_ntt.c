@@ -1,9 +1,11 @@
 /* Tests of the GPU NTT and H against the CPU functions of poly.h, byte for
  * byte: the four transform kinds and czk_poly_h on random inputs for every
  * n = 2^0 … 2^20 and for 2^22 and 2^24; inverse∘forward = identity on the
- * device; the device-vector API; out-of-memory under a tiny and a medium
+ * device; the device-vector API; the same with the separate bit reversal
+ * (CZK_GPU_NTT_BITREV=1) for smaller sizes; out-of-memory under a tiny and a medium
  * memory cap (clean failure, nothing leaked on the device or the host, the
  * handle still usable). SKIP (77) without a CUDA device. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "czk/gpu.h"
@@ -240,10 +242,26 @@ int main(void) {
         printf("2^%-2u %s\n", l, test_failures == before ? "ok" : "FAILED");
         fflush(stdout);
     }
+    czk_gpu_close(g);
+    /* the in-place transforms with a separate bit reversal: the path taken
+     * where the device has no room for a second vector (above, the last
+     * pass wrote each transform into a second vector in natural order) */
+    setenv("CZK_GPU_NTT_BITREV", "1", 1);
+    g = NULL;
+    CHECK(czk_gpu_open(&g, 0, 0, msg, sizeof msg) == CZK_OK);
+    unsetenv("CZK_GPU_NTT_BITREV");
+    if (g) {
+        test_vec_api(g);
+        for (unsigned lg = 0; lg <= 18; lg += lg < 12 ? 1 : 3) {
+            int before = test_failures;
+            test_size(g, lg);
+            printf("2^%-2u with a separate bit reversal %s\n", lg, test_failures == before ? "ok" : "FAILED");
+        }
+        czk_gpu_close(g);
+    }
     /* after every kernel has run once: CUDA loads kernels lazily, taking
      * device memory at a kernel's first launch */
     test_oom();
-    czk_gpu_close(g);
     czk_pool_destroy(pool);
     return test_finish("test_gpu_ntt");
 }
