@@ -58,10 +58,15 @@ void czk_gpu_vec_free(czk_gpu_vec *v);
 czk_err czk_gpu_vec_upload(czk_gpu_vec *v, const czk_fr *src, char *msg, size_t msglen);
 czk_err czk_gpu_vec_download(const czk_gpu_vec *v, czk_fr *dst, char *msg, size_t msglen);
 /* czk_gpu_ntt on a device vector of d->n elements (v->n >= d->n); returns
- * when the transform is done. */
+ * when the transform is done. Where v->n == d->n and the device has room
+ * for a second vector, the transform is written into a new block that
+ * becomes v's (the old one is freed): device pointers taken to v before
+ * the call are stale after it. */
 czk_err czk_gpu_ntt_vec(czk_gpu *g, const czk_domain *d, czk_gpu_vec *v, czk_gpu_ntt_kind kind, char *msg,
                         size_t msglen);
-/* czk_gpu_poly_h on device vectors: a receives h, b and c are clobbered. */
+/* czk_gpu_poly_h on device vectors: a receives h, b and c are clobbered.
+ * Where a and b have the same size, h is written into b's block and a and
+ * b exchange blocks: device pointers taken to them before are stale. */
 czk_err czk_gpu_poly_h_vec(czk_gpu *g, const czk_domain *d, czk_gpu_vec *a, czk_gpu_vec *b, czk_gpu_vec *c,
                            char *msg, size_t msglen);
 
