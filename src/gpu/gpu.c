@@ -56,7 +56,10 @@ struct czk_gpu {
 
 /* Staged uploads: two pinned host buffers and a copy stream; for packed
  * uploads (fr_pack.h) two device buffers that receive the packed chunks,
- * after the table of small values (NULL: every chunk goes as it is). */
+ * after the table of small values (NULL: every chunk goes as it is), and a
+ * stream of the device's highest priority for the unpacking kernels: on the
+ * copy stream, each unpack waited for room on SMs that H's transforms held,
+ * and every later DMA waited behind it. */
 #define STAGE_SMALL_BYTES ((size_t)2048)
 struct czk_gpu_stager {
     czk_gpu *g;
@@ -66,6 +69,9 @@ struct czk_gpu_stager {
     cudaEvent_t up_ev;
     void *packed;
     size_t packed_bytes;
+    cudaStream_t unpack;      /* made with packed */
+    cudaEvent_t land_ev[2];   /* a packed chunk is in device buffer k */
+    cudaEvent_t unpack_ev[2]; /* device buffer k is unpacked, free again */
     czk_fr_pack_table table;
     size_t chunks_packed; /* chunks that went packed, since the stager was opened */
 };
@@ -753,8 +759,19 @@ czk_err czk_gpu_stager_open(czk_gpu *g, czk_gpu_stager **out, char *msg, size_t 
         czk_fr_pack_table_init(&st->table);
         if (czk_gpu_dev_alloc(g, &st->packed, bytes, "the packed upload buffers", NULL, 0) == CZK_OK) {
             st->packed_bytes = bytes;
-            ce = cudaMemcpy(st->packed, st->table.small, sizeof st->table.small, cudaMemcpyHostToDevice);
+            int lo = 0, hi = 0;
+            ce = cudaDeviceGetStreamPriorityRange(&lo, &hi);
+            if (ce == cudaSuccess) ce = cudaStreamCreateWithPriority(&st->unpack, cudaStreamNonBlocking, hi);
+            for (int k = 0; k < 2 && ce == cudaSuccess; k++) {
+                ce = cudaEventCreateWithFlags(&st->land_ev[k], cudaEventDisableTiming);
+                if (ce == cudaSuccess) ce = cudaEventCreateWithFlags(&st->unpack_ev[k], cudaEventDisableTiming);
+            }
+            /* both device buffers start free */
+            for (int k = 0; k < 2 && ce == cudaSuccess; k++) ce = cudaEventRecord(st->unpack_ev[k], st->unpack);
+            if (ce == cudaSuccess)
+                ce = cudaMemcpy(st->packed, st->table.small, sizeof st->table.small, cudaMemcpyHostToDevice);
             if (ce != cudaSuccess) {
+                (void)cudaGetLastError();
                 czk_gpu_stager_close(st);
                 return cuda_fail(ce, "the packed upload buffers", msg, msglen);
             }
@@ -775,6 +792,14 @@ void czk_gpu_stager_close(czk_gpu_stager *st) {
         cudaEventDestroy(st->pin_ev[k]);
     }
     cudaEventDestroy(st->up_ev);
+    if (st->unpack) {
+        cudaStreamSynchronize(st->unpack);
+        cudaStreamDestroy(st->unpack);
+    }
+    for (int k = 0; k < 2; k++) {
+        if (st->land_ev[k]) cudaEventDestroy(st->land_ev[k]);
+        if (st->unpack_ev[k]) cudaEventDestroy(st->unpack_ev[k]);
+    }
     cudaStreamDestroy(st->copy);
     if (st->packed) czk_gpu_dev_free(st->g, st->packed, st->packed_bytes);
     free(st);
@@ -803,9 +828,12 @@ static czk_err stage_chunk(czk_gpu_stager *st, int slot, void *dst, const void *
 }
 
 /* the host buffer is free once both pinned buffers have been copied out
- * of; the caller frees src after this returns, so wait for the copies */
+ * of; the caller frees src after this returns, so wait for the copies.
+ * up_ev, on the copy stream, comes after the last unpack too. */
 static czk_err stage_done(czk_gpu_stager *st, char *msg, size_t msglen) {
     for (int k = 0; k < 2; k++) CK(cudaEventSynchronize(st->pin_ev[k]), "the staged upload");
+    if (st->unpack)
+        for (int k = 0; k < 2; k++) CK(cudaStreamWaitEvent(st->copy, st->unpack_ev[k], 0), "the staged upload");
     CK(cudaEventRecord(st->up_ev, st->copy), "the staged upload");
     return CZK_OK;
 }
@@ -829,9 +857,10 @@ static czk_err stage_copy(czk_gpu_stager *st, void *dst, const void *src, size_t
 /* count Fr values from pageable src to device dst, like stage_copy but in
  * chunks of up to CZK_FR_PACK_MAX values, each packed (fr_pack.h) into the
  * pinned buffer when most of its values are small multiples of one: then
- * only the packed bytes cross PCIe, into the chunk's device buffer, and a
- * kernel on the copy stream unpacks them into dst. The other chunks are
- * copied as they are. */
+ * only the packed bytes cross PCIe, into the chunk's device buffer (once
+ * its last unpack is done), and a kernel on the unpack stream unpacks them
+ * into dst, while the copy stream goes on with the next chunk. The other
+ * chunks are copied as they are. */
 static czk_err stage_copy_fr(czk_gpu_stager *st, czk_fr *dst, const czk_fr *src, size_t count, czk_pool *pool,
                              char *msg, size_t msglen) {
     if (!st->packed) return stage_copy(st, dst, src, count * sizeof(czk_fr), pool, msg, msglen);
@@ -846,9 +875,13 @@ static czk_err stage_copy_fr(czk_gpu_stager *st, czk_fr *dst, const czk_fr *src,
             continue;
         }
         void *dev = (char *)st->packed + STAGE_SMALL_BYTES + (size_t)slot * CZK_GPU_STAGE_BYTES;
+        CK(cudaStreamWaitEvent(st->copy, st->unpack_ev[slot], 0), "the staged upload");
         CK(cudaMemcpyAsync(dev, st->pin[slot], packed, cudaMemcpyHostToDevice, st->copy), "the staged upload");
         CK(cudaEventRecord(st->pin_ev[slot], st->copy), "the staged upload");
-        CK(czk_gpu_launch_unpack(dev, len, st->packed, dst + off, st->copy), "the unpacking kernel");
+        CK(cudaEventRecord(st->land_ev[slot], st->copy), "the staged upload");
+        CK(cudaStreamWaitEvent(st->unpack, st->land_ev[slot], 0), "the staged upload");
+        CK(czk_gpu_launch_unpack(dev, len, st->packed, dst + off, st->unpack), "the unpacking kernel");
+        CK(cudaEventRecord(st->unpack_ev[slot], st->unpack), "the unpacking kernel");
         st->chunks_packed++;
     }
     return stage_done(st, msg, msglen);
@@ -872,6 +905,7 @@ static czk_err stage_vec(czk_gpu_stager *st, czk_gpu_vec *v, const czk_fr *src, 
     czk_err e = stage_vec_try(st, v, src, count, pool, msg, msglen);
     if (e != CZK_OK && st) {
         cudaStreamSynchronize(st->copy);
+        if (st->unpack) cudaStreamSynchronize(st->unpack);
         (void)cudaGetLastError();
     }
     return e;
