@@ -72,6 +72,7 @@ bench: build
 	$(BUILD)/bench_groth16
 	$(BUILD)/bench_gadget_sha256
 	$(BUILD)/bench_gadget_poseidon
+	$(BUILD)/bench_fr_pack
 	@echo "GPU benchmarks run on the GPU machine: sh bench/gpu.sh (see docs/benchmarks.md)"
 
 clean:

@@ -1,6 +1,7 @@
 #!/bin/sh
 # czk — the GPU machine's whole job in one call: build (scripts/device-build),
-# the GPU tests, then bench_gpu and bench_gpu_prove (the CUDA backend's start
+# the GPU tests, then bench_gpu, bench_fr_pack (the host's packing of uploads)
+# and bench_gpu_prove (the CUDA backend's start
 # on PoRep-shaped partitions of 2^20, 2^24 and 2^27; 2^20 and 2^22 with
 # --quick; skipped with --msm or --g2). Logs and the CSVs go to $OUT (or
 # bench/results when OUT is unset). Pass --quick to bench only 2^20, 2^22
@@ -28,6 +29,10 @@ cat "$LOG/test.log"
 echo "gpu.sh: tests rc=$trc in $(( $(date +%s) - t0 )) s"
 ./build-device/bench_gpu "$@" 2>&1 | tee "$LOG/bench.log"
 brc=$?
+# the host's packing against the copy it would replace (packed uploads pay
+# only where it is faster; seconds)
+./build-device/bench_fr_pack 2>&1 | tee "$LOG/bench_fr_pack.log"
+[ -f bench/results/fr_pack.csv ] && cp bench/results/fr_pack.csv "$LOG/fr_pack.csv"
 [ -f bench/results/gpu.csv ] && cp bench/results/gpu.csv "$LOG/gpu.csv"
 prc=0
 case " $* " in
