@@ -90,6 +90,43 @@ void bench_fill_fr(czk_fr *v, size_t n, uint64_t s, double binary) {
     }
 }
 
+/* the cut of a uniform 64-bit draw for probability p (1 and above: all) */
+static uint64_t cut_of(double p) {
+    const double x = p * 18446744073709551616.0;
+    return p <= 0 ? 0 : x >= 18446744073709551616.0 ? UINT64_MAX : (uint64_t)x;
+}
+
+void bench_fill_fr_mix(czk_fr *v, size_t n, uint64_t s, double zero, double one, double small) {
+    czk_fr k1[17]; /* k·1, k <= 16 */
+    czk_fr_set_zero(&k1[0]);
+    for (int k = 1; k <= 16; k++) czk_fr_add(&k1[k], &k1[k - 1], &CZK_FR_ONE);
+    const uint64_t c0 = cut_of(zero), c1 = cut_of(zero + one), c2 = cut_of(zero + one + small);
+    s |= 1;
+    for (size_t i = 0; i < n; i++) {
+        s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+        if (s < c0) {
+            v[i] = k1[0];
+        } else if (s < c1) {
+            v[i] = k1[1];
+        } else if (s < c2) {
+            const int k = 2 + (int)((s >> 8) % 15);
+            v[i] = k1[k];
+            if ((s >> 4) & 1) czk_fr_neg(&v[i], &v[i]);
+        } else {
+            for (int l = 0; l < 4; l++) {
+                s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+                v[i].l[l] = l == 3 ? s % 0x73eda753299d7d48ull : s;
+            }
+        }
+    }
+}
+
+void bench_fill_fr_sha(czk_fr *v, size_t n, uint64_t seed, int which) {
+    if (which == 0) bench_fill_fr_mix(v, n, seed, 0.496, 0.196, 0.307);
+    else if (which == 1) bench_fill_fr_mix(v, n, seed, 0.504, 0.496, 0);
+    else bench_fill_fr_mix(v, n, seed, 0.813, 0.033, 0.153);
+}
+
 #define BENCH_DISTINCT ((size_t)1 << 16)
 
 czk_g1_affine *bench_g1_points(size_t n) {

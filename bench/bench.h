@@ -39,6 +39,15 @@ void bench_csv_row(FILE *f, const bench_result *r, double anchor_ns);
  * binary > 0, that fraction of them is 0 or 1 instead (a witness's mix).
  * Benchmarks only: not a random number generator for anything else. */
 void bench_fill_fr(czk_fr *v, size_t n, uint64_t seed, double binary);
+/* n values with the classes of an R1CS vector: the fractions zero, one and
+ * small (k·1 for 2 <= |k| <= 16, either sign), the rest other values as
+ * bench_fill_fr draws them. */
+void bench_fill_fr_mix(czk_fr *v, size_t n, uint64_t seed, double zero, double one, double small);
+/* The classes of a SHA-256 circuit's a, b and c (which 0, 1, 2; counted over
+ * gadget-sha256-512, docs/benchmarks.md): a 49.6 % zero, 19.6 % one, 30.8 %
+ * small; b 50.4 % zero, 49.6 % one; c 81.3 % zero, 3.3 % one, 15.3 % small;
+ * about 0.1 % other values in a and c. */
+void bench_fill_fr_sha(czk_fr *v, size_t n, uint64_t seed, int which);
 /* n affine points for MSM benchmarks: the 2^16 distinct points G + i·2G
  * repeated (malloc; NULL when out of memory). */
 czk_g1_affine *bench_g1_points(size_t n);

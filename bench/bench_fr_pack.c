@@ -7,8 +7,8 @@
  * the GPU machine (bench/gpu.sh runs it).
  *
  * Two mixes: "binary", 95 % 0/1 and 5 % other values (bench_gpu_prove
- * --abc binary), and "sha", a SHA-256 circuit's a (docs/benchmarks.md:
- * 49.6 % zero, 19.6 % one, 30.8 % small multiples of one, 0.1 % other).
+ * --abc binary), and "sha", a SHA-256 circuit's a (bench_fill_fr_sha:
+ * 49.6 % zero, 19.6 % one, 30.7 % small multiples of one, 0.1 % other).
  * Median, min and max of 5 runs over 16 chunks (1 GiB), ns per value;
  * CSV: bench/results/fr_pack.csv.
  *   bench_fr_pack [max_threads] */
@@ -31,26 +31,11 @@ typedef struct {
     czk_pool *pool;
 } ctx_t;
 
-static void fill(czk_fr *v, size_t n, const czk_fr_pack_table *t, int sha) {
-    uint64_t s = 0x9e3779b97f4a7c15ull;
-    for (size_t i = 0; i < n; i++) {
-        s ^= s << 13, s ^= s >> 7, s ^= s << 17;
-        const unsigned pm = (unsigned)(s % 1000); /* per mille */
-        const int other = sha ? pm < 1 : pm >= 950;
-        if (other) {
-            for (int k = 0; k < 4; k++) {
-                s ^= s << 13, s ^= s >> 7, s ^= s << 17;
-                v[i].l[k] = k == 3 ? s % 0x73eda753299d7d48ull : s;
-            }
-        } else if (!sha || pm < 497) {
-            v[i] = t->small[CZK_FR_PACK_SMALL + (sha ? 0 : (int)(s >> 63))]; /* 0 or 1 */
-        } else if (pm < 693) {
-            v[i] = t->small[CZK_FR_PACK_SMALL + 1];
-        } else {
-            const int k = 2 + (int)((s >> 32) % (CZK_FR_PACK_SMALL - 1)); /* 2 … 16, either sign */
-            v[i] = t->small[CZK_FR_PACK_SMALL + ((s >> 62) & 1 ? k : -k)];
-        }
-    }
+/* the binary mix as bench_gpu_prove --abc binary draws it, or a SHA-256
+ * circuit's a */
+static void fill(czk_fr *v, size_t n, int sha) {
+    if (sha) bench_fill_fr_sha(v, n, 7, 0);
+    else bench_fill_fr(v, n, 7, 0.95);
 }
 
 typedef struct {
@@ -99,7 +84,7 @@ int main(int argc, char **argv) {
     bench_print_header();
     int rc = 0;
     for (int sha = 0; sha <= 1 && !rc; sha++) {
-        fill(src, CHUNKS * n, &t, sha);
+        fill(src, CHUNKS * n, sha);
         for (int th = 1; !rc; th = th * 2 > max_threads && th < max_threads ? max_threads : th * 2) {
             czk_pool *pool = NULL;
             if (th > 1 && czk_pool_create(&pool, th) != CZK_OK) return 1;

@@ -1,7 +1,7 @@
 /* czk — the CUDA backend's start (and finish) on a partition shaped like a
  * 32 GiB PoRep partition, scaled to a domain of 2^K (device 0).
  *
- *   bench_gpu_prove [--reps N] [--workers W] [--g2 gpu|cpu] [--abc random|binary] [K ...]
+ *   bench_gpu_prove [--reps N] [--workers W] [--g2 gpu|cpu] [--abc random|binary|sha] [K ...]
  *                                                                     (default K: 20 24 27)
  *
  * The shape (constraints, inputs, aux, densities, 0/1 fraction of the
@@ -25,7 +25,10 @@
  * profile's binary_fraction, an estimate for PoRep's SHA-256-heavy rows),
  * the rest random, for the staged uploads' packing of small values
  * (src/gpu/fr_pack.h; on with CZK_GPU_PACK=1); CSV:
- * bench/results/gpu_prove_abc_binary.csv.
+ * bench/results/gpu_prove_abc_binary.csv. --abc sha: a, b, c with the
+ * classes of a SHA-256 circuit's (bench_fill_fr_sha: nearly all 0, 1 or
+ * small multiples of 1, about 0.1 % other values), as a real PoRep
+ * partition's labelling rows have them; CSV gpu_prove_abc_sha.csv.
  * Prints "no GPU" and exits 0 without a device. CSV:
  * bench/results/gpu_prove.csv. */
 #include <pthread.h>
@@ -156,7 +159,8 @@ static int bench_workers(czk_backend *be, const czk_params *params, const master
 }
 
 
-static int abc_binary; /* --abc binary */
+static int abc_mode; /* --abc: 0 random, 1 binary, 2 sha */
+static const char *const abc_names[] = {"random", "binary", "sha"};
 
 static int bench_k(czk_backend *be, unsigned k, int reps, int workers, FILE *csv, const char *g2where) {
     czk_synthetic_profile prof;
@@ -195,10 +199,16 @@ static int bench_k(czk_backend *be, unsigned k, int reps, int workers, FILE *csv
     bench_fill_fr(m.input, m.n_input, 1, 0);
     m.input[0] = CZK_FR_ONE;
     bench_fill_fr(m.aux, m.n_aux, 2, prof.binary_fraction);
-    const double abc01 = abc_binary ? prof.binary_fraction : 0;
-    bench_fill_fr(m.a, m.n_abc, 3, abc01);
-    bench_fill_fr(m.b, m.n_abc, 4, abc01);
-    bench_fill_fr(m.c, m.n_abc, 5, abc01);
+    if (abc_mode == 2) {
+        bench_fill_fr_sha(m.a, m.n_abc, 3, 0);
+        bench_fill_fr_sha(m.b, m.n_abc, 4, 1);
+        bench_fill_fr_sha(m.c, m.n_abc, 5, 2);
+    } else {
+        const double abc01 = abc_mode == 1 ? prof.binary_fraction : 0;
+        bench_fill_fr(m.a, m.n_abc, 3, abc01);
+        bench_fill_fr(m.b, m.n_abc, 4, abc01);
+        bench_fill_fr(m.c, m.n_abc, 5, abc01);
+    }
 
     /* stand-in parameters: every query points into g1 / g2 (never freed as params) */
     czk_params params;
@@ -328,11 +338,18 @@ int main(int argc, char **argv) {
             i++;
             g2 = !strcmp(argv[i], "cpu") ? CZK_G2_CPU : CZK_G2_GPU;
         } else if (!strcmp(argv[i], "--abc") && i + 1 < argc) {
-            abc_binary = !strcmp(argv[++i], "binary");
+            i++;
+            abc_mode = -1;
+            for (int k = 0; k < 3; k++)
+                if (!strcmp(argv[i], abc_names[k])) abc_mode = k;
+            if (abc_mode < 0) {
+                fprintf(stderr, "bench_gpu_prove: --abc takes random, binary or sha, not %s\n", argv[i]);
+                return 2;
+            }
         } else if (nk < 16 && atoi(argv[i]) >= 10 && atoi(argv[i]) <= 27) {
             ks[nk++] = (unsigned)atoi(argv[i]);
         } else {
-            fprintf(stderr, "usage: bench_gpu_prove [--reps N] [--workers W] [--g2 gpu|cpu] [--abc random|binary] "
+            fprintf(stderr, "usage: bench_gpu_prove [--reps N] [--workers W] [--g2 gpu|cpu] [--abc random|binary|sha] "
                             "[K ...] (10 <= K <= 27, W <= 8)\n");
             return 2;
         }
@@ -357,10 +374,13 @@ int main(int argc, char **argv) {
     }
     const char *where = g2 == CZK_G2_GPU ? "gpu" : "cpu";
     printf("CUDA backend start on %s, PoRep-shaped partitions, B in G2 on the %s, a, b, c %s\n",
-           czk_backend_cuda_describe(be), where, abc_binary ? "mostly 0/1" : "random");
+           czk_backend_cuda_describe(be), where,
+           abc_mode == 1 ? "mostly 0/1" : abc_mode == 2 ? "with a SHA-256 circuit's classes" : "random");
     mkdir("bench", 0755);
     mkdir("bench/results", 0755);
-    FILE *csv = fopen(abc_binary ? "bench/results/gpu_prove_abc_binary.csv" : "bench/results/gpu_prove.csv", "w");
+    char csv_name[64] = "bench/results/gpu_prove.csv";
+    if (abc_mode) snprintf(csv_name, sizeof csv_name, "bench/results/gpu_prove_abc_%s.csv", abc_names[abc_mode]);
+    FILE *csv = fopen(csv_name, "w");
     if (csv) fprintf(csv, "stage,log2_domain,b_g2_on,median_ms,min_ms,max_ms\n");
     int rc = 0;
     for (int i = 0; i < nk && rc == 0; i++) rc = bench_k(be, ks[i], reps, workers, csv, where);
