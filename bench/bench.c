@@ -73,8 +73,23 @@ void bench_csv_row(FILE *f, const bench_result *r, double anchor_ns) {
             r->ops_per_rep, anchor_ns, anchor_ns > 0 ? r->median_ns / anchor_ns : 0.0);
 }
 
+/* the cut of a uniform 64-bit draw for probability p (1 and above: all) */
+static uint64_t cut_of(double p) {
+    const double x = p * 18446744073709551616.0;
+    return p <= 0 ? 0 : x >= 18446744073709551616.0 ? UINT64_MAX : (uint64_t)x;
+}
+
+/* an "other" value: each limb drawn in turn from the xorshift stream s, the
+ * top one reduced below r's */
+static void draw_other(czk_fr *v, uint64_t *s) {
+    for (int k = 0; k < 4; k++) {
+        *s ^= *s << 13, *s ^= *s >> 7, *s ^= *s << 17;
+        v->l[k] = k == 3 ? *s % 0x73eda753299d7d48ull : *s;
+    }
+}
+
 void bench_fill_fr(czk_fr *v, size_t n, uint64_t s, double binary) {
-    uint64_t cut = binary > 0 ? (uint64_t)(binary * 18446744073709551615.0) : 0;
+    const uint64_t cut = cut_of(binary);
     for (size_t i = 0; i < n; i++) {
         if (cut) {
             s ^= s << 13, s ^= s >> 7, s ^= s << 17;
@@ -83,17 +98,8 @@ void bench_fill_fr(czk_fr *v, size_t n, uint64_t s, double binary) {
                 continue;
             }
         }
-        for (int k = 0; k < 4; k++) {
-            s ^= s << 13, s ^= s >> 7, s ^= s << 17;
-            v[i].l[k] = k == 3 ? s % 0x73eda753299d7d48ull : s;
-        }
+        draw_other(&v[i], &s);
     }
-}
-
-/* the cut of a uniform 64-bit draw for probability p (1 and above: all) */
-static uint64_t cut_of(double p) {
-    const double x = p * 18446744073709551616.0;
-    return p <= 0 ? 0 : x >= 18446744073709551616.0 ? UINT64_MAX : (uint64_t)x;
 }
 
 void bench_fill_fr_mix(czk_fr *v, size_t n, uint64_t s, double zero, double one, double small) {
@@ -113,10 +119,7 @@ void bench_fill_fr_mix(czk_fr *v, size_t n, uint64_t s, double zero, double one,
             v[i] = k1[k];
             if ((s >> 4) & 1) czk_fr_neg(&v[i], &v[i]);
         } else {
-            for (int l = 0; l < 4; l++) {
-                s ^= s << 13, s ^= s >> 7, s ^= s << 17;
-                v[i].l[l] = l == 3 ? s % 0x73eda753299d7d48ull : s;
-            }
+            draw_other(&v[i], &s);
         }
     }
 }

@@ -342,9 +342,8 @@ int main(int argc, char **argv) {
         czk_domain_free(&d);
     }
     /* variants of the forward NTT: at most 9 and 10 stages per pass (the
-     * default is 8), and
-     * in place with a separate bit reversal (the path where the device has
-     * no room for a second vector) */
+     * default is 8), and in place with a separate bit reversal (the path
+     * where the device has no room for a second vector) */
     static const char *const variants[][3] = {{"CZK_GPU_NTT_K", "9", "ntt k<=9"},
                                               {"CZK_GPU_NTT_K", "10", "ntt k<=10"},
                                               {"CZK_GPU_NTT_BITREV", "1", "ntt, separate bit reversal"}};

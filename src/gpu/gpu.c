@@ -443,30 +443,40 @@ static cudaError_t run_dif(czk_gpu *g, void *x, unsigned log_n, int inverse) {
     return run_passes_but(g, x, log_n, inverse, 0, 0, NULL);
 }
 
+/* the stages of the last pass (b = 0) of a 2^log_n-point transform */
+static unsigned last_pass_k(const czk_gpu *g, unsigned log_n) {
+    unsigned ks[32], bs[32];
+    return ks[pass_plan(g, log_n, ks, bs) - 1];
+}
+
+/* The DIF of x (2^log_n points, log_n >= 1) with its last pass out of
+ * place: each point lands at its natural index in out (out != x), with the
+ * factor of czk_gpu_launch_pass_rev's mode (hi, lo: g's coset tables);
+ * where the in-place DIF and a bit reversal would read and write every
+ * point once more. x is left holding the other passes' work. */
+static cudaError_t run_dif_to(czk_gpu *g, void *x, void *out, unsigned log_n, int inverse, int mode,
+                              const void *scalar, const void *y, const void *hi, const void *lo) {
+    cudaError_t ce = run_passes_but(g, x, log_n, inverse, 0, 1, NULL);
+    if (ce != cudaSuccess) return ce;
+    return czk_gpu_launch_pass_rev(x, out, log_n, last_pass_k(g, log_n), g->tw, g->tw_log, inverse, mode, scalar, y,
+                                   hi, lo, g->cs_s, g->stream);
+}
+
 /* The transform `kind` of x (2^d->log_n points, log_n >= 1) into out in
- * natural order (out != x; x is left holding the passes' work): the DIF's
- * passes but the last in place, then the last pass writes each point to
- * its natural index in out with the transform's factor (pass_rev), where
- * enqueue_ntt's bit reversal reads and writes every point once more. */
+ * natural order (run_dif_to), where enqueue_ntt works in place. */
 static cudaError_t enqueue_ntt_to(czk_gpu *g, const czk_domain *d, void *x, void *out, czk_gpu_ntt_kind kind) {
     const unsigned L = d->log_n;
-    unsigned ks[32], bs[32];
-    const unsigned k = ks[pass_plan(g, L, ks, bs) - 1];
-    const int inverse = kind == CZK_GPU_NTT_INVERSE || kind == CZK_GPU_NTT_COSET_INVERSE;
-    cudaError_t ce = cudaSuccess;
-    if (kind == CZK_GPU_NTT_COSET)
-        ce = czk_gpu_launch_scale(x, d->n, cs_hi(g, CS_GHI), cs_lo(g, CS_GLO), g->cs_s, 0, g->stream);
-    if (ce == cudaSuccess) ce = run_passes_but(g, x, L, inverse, 0, 1, NULL);
-    if (ce != cudaSuccess) return ce;
     switch (kind) {
     case CZK_GPU_NTT_INVERSE:
-        return czk_gpu_launch_pass_rev(x, out, L, k, g->tw, g->tw_log, 1, 1, &d->n_inv, NULL, NULL, NULL, 0,
-                                       g->stream);
+        return run_dif_to(g, x, out, L, 1, 1, &d->n_inv, NULL, NULL, NULL);
     case CZK_GPU_NTT_COSET_INVERSE:
-        return czk_gpu_launch_pass_rev(x, out, L, k, g->tw, g->tw_log, 1, 2, NULL, NULL, cs_hi(g, CS_GIHI_N),
-                                       cs_lo(g, CS_GILO), g->cs_s, g->stream);
+        return run_dif_to(g, x, out, L, 1, 2, NULL, NULL, cs_hi(g, CS_GIHI_N), cs_lo(g, CS_GILO));
+    case CZK_GPU_NTT_COSET: {
+        cudaError_t ce = czk_gpu_launch_scale(x, d->n, cs_hi(g, CS_GHI), cs_lo(g, CS_GLO), g->cs_s, 0, g->stream);
+        return ce != cudaSuccess ? ce : run_dif_to(g, x, out, L, 0, 0, NULL, NULL, NULL, NULL);
+    }
     default:
-        return czk_gpu_launch_pass_rev(x, out, L, k, g->tw, g->tw_log, 0, 0, NULL, NULL, NULL, NULL, 0, g->stream);
+        return run_dif_to(g, x, out, L, 0, 0, NULL, NULL, NULL, NULL);
     }
 }
 
@@ -615,17 +625,15 @@ czk_err czk_gpu_ntt(czk_gpu *g, const czk_domain *d, czk_fr *a, czk_gpu_ntt_kind
  * order), the factor g^i/n on coefficient i and a forward DIT (the coset
  * evaluations in natural order); the inverse DIF's last pass, the factor
  * and the DIT's first pass are one kernel (czk_gpu_launch_pass_fused). a·b
- * is done by the first pass of its inverse DIF; c gets an inverse DIF; one
- * bit reversal then writes h[i] = AB[rev i]·g^-i/(n·Z) - C[rev i]/(n·Z)
- * into a. */
+ * is done by the first pass of its inverse DIF; c gets an inverse DIF whose
+ * last pass writes h[i] = AB[rev i]·g^-i/(n·Z) - C[rev i]/(n·Z) (or, in
+ * place, a bit reversal does; enqueue_h_c). */
 static cudaError_t enqueue_h_input(czk_gpu *g, const czk_domain *d, void *x) {
     const unsigned L = d->log_n;
     if (L == 0) return czk_gpu_launch_scale(x, d->n, cs_hi(g, CS_GHI_N), cs_lo(g, CS_GLO), g->cs_s, 0, g->stream);
-    unsigned ks[32], bs[32];
-    const unsigned last = pass_plan(g, L, ks, bs) - 1;
     cudaError_t ce = run_passes_but(g, x, L, 1, 0, 1, NULL);
     if (ce == cudaSuccess)
-        ce = czk_gpu_launch_pass_fused(x, L, ks[last], g->tw, g->tw_log, cs_hi(g, CS_GHI_N), cs_lo(g, CS_GLO), g->cs_s,
+        ce = czk_gpu_launch_pass_fused(x, L, last_pass_k(g, L), g->tw, g->tw_log, cs_hi(g, CS_GHI_N), cs_lo(g, CS_GLO), g->cs_s,
                                        g->stream);
     if (ce == cudaSuccess) ce = run_passes_but(g, x, L, 0, 1, 1, NULL);
     return ce;
@@ -644,12 +652,8 @@ static cudaError_t enqueue_h_ab(czk_gpu *g, const czk_domain *d, void *a, const 
 static cudaError_t enqueue_h_c(czk_gpu *g, const czk_domain *d, czk_gpu_vec *a, czk_gpu_vec *b, czk_gpu_vec *c) {
     const unsigned L = d->log_n;
     if (L >= 1 && b && b->n == a->n && !g->separate_bitrev) {
-        unsigned ks[32], bs[32];
-        const unsigned k = ks[pass_plan(g, L, ks, bs) - 1];
-        cudaError_t ce = run_passes_but(g, c->p, L, 1, 0, 1, NULL);
-        if (ce == cudaSuccess)
-            ce = czk_gpu_launch_pass_rev(c->p, b->p, L, k, g->tw, g->tw_log, 1, 3, &g->cs_nz, a->p,
-                                         cs_hi(g, CS_GIHI_NZ), cs_lo(g, CS_GILO), g->cs_s, g->stream);
+        const cudaError_t ce =
+            run_dif_to(g, c->p, b->p, L, 1, 3, &g->cs_nz, a->p, cs_hi(g, CS_GIHI_NZ), cs_lo(g, CS_GILO));
         if (ce == cudaSuccess) {
             void *t = a->p;
             a->p = b->p;
