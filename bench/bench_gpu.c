@@ -207,6 +207,15 @@ static int bench_msm(czk_gpu *g, int quick) {
         x.resident = res;
         rc = msm_rows(&x, pinned ? "msm g1 (resident, pinned)" : "msm g1 (resident)", lg,
                       lg == 24 ? 163 : lg == 26 ? 571 : lg == 27 ? 1110 : 0);
+        /* the same without the split upload (gpu_msm.c's msm_split_at), and with a first part of n/16 */
+        static const char *const split_env[2] = {"0", "16"}, *const split_lab[2] = {"no split", "split n/16"};
+        for (int v = 0; v < 2 && !rc && lg >= 25; v++) {
+            char lab[64];
+            snprintf(lab, sizeof lab, "msm g1 (resident%s) %s", pinned ? ", pinned" : "", split_lab[v]);
+            setenv("CZK_GPU_MSM_SPLIT", split_env[v], 1);
+            rc = msm_rows(&x, lab, lg, 0);
+            unsetenv("CZK_GPU_MSM_SPLIT");
+        }
         x.scalars = mix;
         if (!rc) rc = msm_rows(&x, pinned ? "msm g1 porep mix (resident, pinned)" : "msm g1 porep mix (resident)", lg, 0);
     }
