@@ -31,11 +31,16 @@
  * (33 bytes each) and the group table, it fits in 64 MiB */
 #define CZK_FR_PACK_MAX (((size_t)1 << 21) - ((size_t)1 << 16))
 
-/* k·1 (Montgomery form) for k = -SMALL … SMALL at small[k + SMALL], and a
- * hash of their low limbs for the packer. */
+/* k·1 (Montgomery form) for k = -SMALL … SMALL at small[k + SMALL], and
+ * the packer's perfect hash of their low limbs: value v can only be the
+ * small value cand[slot[(v.l[0]·mul) >> 56]] (cand[0]: all ones, which no
+ * canonical value is), whose byte is code[] of the same index. */
 typedef struct {
     czk_fr small[2 * CZK_FR_PACK_SMALL + 1];
-    uint8_t slot_code[64]; /* 0: empty, else the index in small + 1 */
+    uint64_t mul;
+    uint8_t slot[256];
+    czk_fr cand[2 * CZK_FR_PACK_SMALL + 2];
+    uint8_t code[2 * CZK_FR_PACK_SMALL + 2];
 } czk_fr_pack_table;
 
 void czk_fr_pack_table_init(czk_fr_pack_table *t);
