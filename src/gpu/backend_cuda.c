@@ -286,25 +286,73 @@ static void *witness_upload_run(void *arg) {
     return NULL;
 }
 
-/* L, A and B in G1 (and B in G2 on the GPU) over the witness on the device. */
+/* The inputs' share of A, B in G1 and B in G2 (n_input scalars, a few
+ * hundred for Filecoin's circuits) on the host, on a thread of its own
+ * while the device runs the aux MSMs: on the device each is a whole MSM
+ * call (on an H200, 5–10 ms for PoRep's 328 inputs: 52 windows of 5 bits,
+ * each a handful of launches, then the host's window sums), on the host
+ * pool about a millisecond. Up to HOST_INPUT_MAX inputs; more go to the
+ * device with the aux. */
+#define HOST_INPUT_MAX ((size_t)1 << 12)
+typedef struct {
+    const czk_params *params;
+    const czk_assignment *asg;
+    czk_pool *pool;
+    bool g2;
+    czk_g1 a, b_g1;
+    czk_g2 b_g2;
+    czk_err e;
+} input_msms;
+
+static void *input_msms_run(void *arg) {
+    input_msms *x = arg;
+    const czk_assignment *asg = x->asg;
+    czk_g2_set_infinity(&x->b_g2);
+    x->e = czk_msm_g1(&x->a, x->params->a, asg->input, asg->n_input, NULL, x->pool);
+    if (x->e == CZK_OK)
+        x->e = czk_msm_g1(&x->b_g1, x->params->b_g1, asg->input, asg->n_input, asg->b_input_density, x->pool);
+    if (x->e == CZK_OK && x->g2)
+        x->e = czk_msm_g2(&x->b_g2, x->params->b_g2, asg->input, asg->n_input, asg->b_input_density, x->pool);
+    return NULL;
+}
+
+/* L, A and B in G1 (and B in G2 on the GPU) over the witness on the device
+ * (the inputs' share on the host, see input_msms). */
 static czk_err witness_msms(cuda_backend *cb, cuda_pending *p, const czk_params *params, const czk_assignment *asg,
                             const resident *res, const void *din, const void *daux, double *g1_s, double *g2_s,
                             char *msg, size_t msglen) {
     const size_t ni = asg->n_input, na = asg->n_aux;
     const size_t kb = czk_bitmap_count(asg->b_input_density);
     const double t0 = now_s();
+    const bool gpu_g2 = cb->cfg.g2 == CZK_G2_GPU;
+    /* the inputs on the host, where there are few of them */
+    input_msms in;
+    memset(&in, 0, sizeof in);
+    in.params = params;
+    in.asg = asg;
+    in.pool = cb->cfg.pool;
+    in.g2 = gpu_g2;
+    pthread_t th;
+    const bool host_inputs = ni <= HOST_INPUT_MAX;
+    const bool threaded = host_inputs && pthread_create(&th, NULL, input_msms_run, &in) == 0;
+    if (host_inputs && !threaded) input_msms_run(&in);
+    if (host_inputs) { /* the device adds only the aux shares into these */
+        czk_g1_set_infinity(&p->sums.a);
+        czk_g1_set_infinity(&p->sums.b_g1);
+        czk_g2_set_infinity(&p->sums.b_g2);
+    }
     czk_g1 t;
     /* L */
     czk_err e = msm1(cb, &p->sums.l, res ? res->l : NULL, params->l, params->n_l, 0, daux, na, NULL, msg, msglen);
     /* A: inputs in full, then aux by the a density */
-    if (e == CZK_OK)
+    if (e == CZK_OK && !host_inputs)
         e = msm1(cb, &p->sums.a, res ? res->a : NULL, params->a, params->n_a, 0, din, ni, NULL, msg, msglen);
     if (e == CZK_OK) {
         e = msm1(cb, &t, res ? res->a : NULL, params->a, params->n_a, ni, daux, na, asg->a_aux_density, msg, msglen);
         if (e == CZK_OK) czk_g1_add(&p->sums.a, &p->sums.a, &t);
     }
     /* B in G1 by the b densities */
-    if (e == CZK_OK)
+    if (e == CZK_OK && !host_inputs)
         e = msm1(cb, &p->sums.b_g1, res ? res->b_g1 : NULL, params->b_g1, params->n_b_g1, 0, din, ni,
                  asg->b_input_density, msg, msglen);
     if (e == CZK_OK) {
@@ -314,15 +362,24 @@ static czk_err witness_msms(cuda_backend *cb, cuda_pending *p, const czk_params 
     }
     const double t1 = now_s();
     /* B in G2 */
-    if (e == CZK_OK && cb->cfg.g2 == CZK_G2_GPU) {
+    if (e == CZK_OK && gpu_g2) {
         czk_g2 t2;
-        e = msm2(cb, &p->sums.b_g2, res ? res->b_g2 : NULL, params->b_g2, params->n_b_g2, 0, din, ni,
-                 asg->b_input_density, msg, msglen);
+        if (!host_inputs)
+            e = msm2(cb, &p->sums.b_g2, res ? res->b_g2 : NULL, params->b_g2, params->n_b_g2, 0, din, ni,
+                     asg->b_input_density, msg, msglen);
         if (e == CZK_OK) {
             e = msm2(cb, &t2, res ? res->b_g2 : NULL, params->b_g2, params->n_b_g2, kb, daux, na, asg->b_aux_density,
                      msg, msglen);
             if (e == CZK_OK) czk_g2_add(&p->sums.b_g2, &p->sums.b_g2, &t2);
         }
+    }
+    if (threaded) pthread_join(th, NULL);
+    if (host_inputs && e == CZK_OK) {
+        e = in.e;
+        if (e != CZK_OK) SET_MSG("the inputs' MSMs on the host failed");
+        czk_g1_add(&p->sums.a, &p->sums.a, &in.a);
+        czk_g1_add(&p->sums.b_g1, &p->sums.b_g1, &in.b_g1);
+        if (gpu_g2) czk_g2_add(&p->sums.b_g2, &p->sums.b_g2, &in.b_g2);
     }
     *g1_s = t1 - t0;
     *g2_s = now_s() - t1;
