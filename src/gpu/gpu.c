@@ -8,6 +8,7 @@
  * last domain size hold g^p and g^-p split as hi[p >> s]·lo[p & (2^s - 1)],
  * with 1/n and 1/Z(g) folded into the hi tables where a sequence needs them. */
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +75,7 @@ struct czk_gpu_stager {
     cudaEvent_t unpack_ev[2]; /* device buffer k is unpacked, free again */
     czk_fr_pack_table table;
     size_t chunks_packed; /* chunks that went packed, since the stager was opened */
+    bool pack_off;        /* CZK_GPU_PACK=a: plain uploads but where czk_gpu_poly_h_staged turns it off */
 };
 
 struct czk_gpu_vec {
@@ -752,14 +754,15 @@ czk_err czk_gpu_stager_open(czk_gpu *g, czk_gpu_stager **out, char *msg, size_t 
         free(st);
         return cuda_fail(ce, "pinned staging buffers", msg, msglen);
     }
-    /* the device side of packed uploads, with CZK_GPU_PACK=1 only (off by
-     * default: on an H200 at 2^27 they made start's uploads slower, 114,
-     * 190 and 224 ms for a, b, c of 95 % 0/1 values against 101, 108 and
-     * 107 ms unpacked; docs/gpu.md says why), and only where the cap leaves
-     * 16 times its size free (a small cap is for the partition itself) */
+    /* the device side of packed uploads, with CZK_GPU_PACK=1 (every upload)
+     * or CZK_GPU_PACK=a (a's upload in czk_gpu_poly_h_staged only, the one
+     * the GPU idles through) only. Off by default: on an H200 at 2^27 they
+     * made start no faster (docs/gpu.md says why). Only where the cap leaves
+     * 16 times its size free (a small cap is for the partition itself). */
     const char *pack = getenv("CZK_GPU_PACK");
     const size_t bytes = STAGE_SMALL_BYTES + 2 * CZK_GPU_STAGE_BYTES, used = czk_gpu_mem_used(g);
-    if (pack && pack[0] == '1' && used <= g->cap && g->cap - used >= 16 * bytes) {
+    st->pack_off = pack && pack[0] == 'a';
+    if (pack && (pack[0] == '1' || pack[0] == 'a') && used <= g->cap && g->cap - used >= 16 * bytes) {
         czk_fr_pack_table_init(&st->table);
         if (czk_gpu_dev_alloc(g, &st->packed, bytes, "the packed upload buffers", NULL, 0) == CZK_OK) {
             st->packed_bytes = bytes;
@@ -867,7 +870,7 @@ static czk_err stage_copy(czk_gpu_stager *st, void *dst, const void *src, size_t
  * chunks are copied as they are. */
 static czk_err stage_copy_fr(czk_gpu_stager *st, czk_fr *dst, const czk_fr *src, size_t count, czk_pool *pool,
                              char *msg, size_t msglen) {
-    if (!st->packed) return stage_copy(st, dst, src, count * sizeof(czk_fr), pool, msg, msglen);
+    if (!st->packed || st->pack_off) return stage_copy(st, dst, src, count * sizeof(czk_fr), pool, msg, msglen);
     int slot = 0;
     for (size_t off = 0; off < count; off += CZK_FR_PACK_MAX, slot ^= 1) {
         const size_t len = count - off < CZK_FR_PACK_MAX ? count - off : CZK_FR_PACK_MAX;
@@ -984,7 +987,11 @@ czk_err czk_gpu_poly_h_staged(czk_gpu *g, const czk_domain *d, czk_fr *const src
      * upload is followed by one transform (enqueue_h_c) */
     for (int k = 0; k < 3 && e == CZK_OK; k++) {
         if (staged[k]) {
+            /* CZK_GPU_PACK=a: a goes packed, while nothing runs on the GPU */
+            const bool off = g->stager->pack_off;
+            if (k == 0) g->stager->pack_off = false;
             e = vec_upload_staged(v[k], src[k], n_have, pool, msg, msglen);
+            g->stager->pack_off = off;
             if (e != CZK_OK) break;
             if (done) done(k, ctx);
         }
