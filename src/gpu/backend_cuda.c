@@ -326,12 +326,7 @@ static czk_err witness_msms(cuda_backend *cb, cuda_pending *p, const czk_params 
     const double t0 = now_s();
     const bool gpu_g2 = cb->cfg.g2 == CZK_G2_GPU;
     /* the inputs on the host, where there are few of them */
-    input_msms in;
-    memset(&in, 0, sizeof in);
-    in.params = params;
-    in.asg = asg;
-    in.pool = cb->cfg.pool;
-    in.g2 = gpu_g2;
+    input_msms in = {.params = params, .asg = asg, .pool = cb->cfg.pool, .g2 = gpu_g2};
     pthread_t th;
     const bool host_inputs = ni <= HOST_INPUT_MAX;
     const bool threaded = host_inputs && pthread_create(&th, NULL, input_msms_run, &in) == 0;

@@ -48,7 +48,9 @@ static inline uint8_t code_of(const czk_fr_pack_table *t, const czk_fr *v) {
     return diff ? (uint8_t)CZK_FR_PACK_ESC : t->code[c];
 }
 
+/* x86-64 (SSE2 always there): the packing loop compares in 16-byte registers */
 #if defined(__SSE2__) && defined(__x86_64__)
+#define PACK_SSE2 1
 #include <emmintrin.h>
 /* code_of with the value in two 16-byte registers, compared with its
  * candidate in two instructions; the escaped value is stored from them */
@@ -91,7 +93,7 @@ static void pack_codes(void *ctx, size_t begin, size_t end, int worker) {
         /* the escaped values are rare in the circuits packing is for, so
          * the branch is predicted (an unconditional store of every value
          * at out[esc] was slower) */
-#if defined(__SSE2__) && defined(__x86_64__)
+#ifdef PACK_SSE2
         for (size_t i = lo; i < hi; i++) {
             __m128i a, b;
             const uint8_t c = code_sse2(t, &src[i], &a, &b);

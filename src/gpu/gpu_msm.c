@@ -21,11 +21,11 @@
  * Σ_k (k+1)·B_k, and combines the windows by Horner (c doublings each):
  * about 3·S + c additions or doublings per window. The _dev entry points
  * start from scalars already on the device (no upload, not freed). */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <pthread.h>
 #include <time.h>
 
 #include "czk/gpu.h"
