@@ -299,6 +299,9 @@ static int bench_k(czk_backend *be, unsigned k, int reps, int workers, FILE *csv
         printf("  %-28s %10.1f ms (min %.1f, max %.1f, %d runs)\n", "start", sm, smin, smax, reps);
         for (int i = 1; i < 7; i++) printf("    %-26s %10.1f ms\n", names[i], med(st[i] + 1, reps));
         printf("  %-28s %10.1f ms (B in G2 on the %s)\n", "finish", fm, g2where);
+        czk_backend_cuda_timings tt;
+        czk_backend_cuda_timings_get(be, &tt);
+        if (tt.packed_chunks) printf("  upload chunks that went packed (CZK_GPU_PACK), so far: %lu\n", tt.packed_chunks);
         if (csv) {
             fprintf(csv, "start,%u,%s,%.3f,%.3f,%.3f\n", k, g2where, sm, smin, smax);
             for (int i = 1; i < 7; i++) fprintf(csv, "%s,%u,%s,%.3f,,\n", names[i], k, g2where, med(st[i] + 1, reps));

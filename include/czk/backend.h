@@ -74,6 +74,7 @@ typedef struct {
     unsigned long prestaged; /* of their a, b, c: the vectors staged to the device while waiting (one start
                                 at a time stages) */
     double prestage_s;       /* the time those took */
+    unsigned long packed_chunks; /* upload chunks that crossed PCIe packed (CZK_GPU_PACK; docs/gpu.md) */
     double bases_s;     /* uploading resident bases (first partition of a params) */
     double abc_h_s;     /* staging a, b, c to the device and H by NTTs */
     double msm_h_s;     /* the H MSM */

@@ -713,6 +713,7 @@ void czk_backend_cuda_timings_get(czk_backend *be, czk_backend_cuda_timings *out
     pthread_mutex_lock(&cb->mu);
     *out = cb->t;
     pthread_mutex_unlock(&cb->mu);
+    out->packed_chunks = (unsigned long)czk_gpu_chunks_packed(cb->gpu);
 }
 
 const char *czk_backend_cuda_describe(czk_backend *be) {

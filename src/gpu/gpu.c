@@ -40,6 +40,7 @@ struct czk_gpu {
     /* the staged uploads of the device's lock holder (gpu_stage.h), made at
      * the first one */
     czk_gpu_stager *stager;
+    size_t chunks_packed;   /* upload chunks of all its stagers that went packed (under mem_mu) */
     pthread_mutex_t mem_mu; /* cap, used and the cache, shared with the threads staging before the lock */
     /* freed blocks kept for reuse by an allocation of the same size (a
      * partition allocates the same sizes as the one before): cudaFree waits
@@ -790,6 +791,14 @@ czk_err czk_gpu_stager_open(czk_gpu *g, czk_gpu_stager **out, char *msg, size_t 
 
 size_t czk_gpu_stager_chunks_packed(const czk_gpu_stager *st) { return st ? st->chunks_packed : 0; }
 
+size_t czk_gpu_chunks_packed(czk_gpu *g) {
+    if (!g) return 0;
+    pthread_mutex_lock(&g->mem_mu);
+    const size_t n = g->chunks_packed;
+    pthread_mutex_unlock(&g->mem_mu);
+    return n;
+}
+
 void czk_gpu_stager_close(czk_gpu_stager *st) {
     if (!st) return;
     cudaSetDevice(st->g->ordinal);
@@ -890,6 +899,9 @@ static czk_err stage_copy_fr(czk_gpu_stager *st, czk_fr *dst, const czk_fr *src,
         CK(czk_gpu_launch_unpack(dev, len, st->packed, dst + off, st->unpack), "the unpacking kernel");
         CK(cudaEventRecord(st->unpack_ev[slot], st->unpack), "the unpacking kernel");
         st->chunks_packed++;
+        pthread_mutex_lock(&st->g->mem_mu);
+        st->g->chunks_packed++;
+        pthread_mutex_unlock(&st->g->mem_mu);
     }
     return stage_done(st, msg, msglen);
 }

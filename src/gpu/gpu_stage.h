@@ -44,6 +44,8 @@ czk_err czk_gpu_vec_upload_via(czk_gpu_stager *st, czk_gpu_vec *v, const czk_fr 
  * packed (fr_pack.h) and is unpacked on the device.
  * The number of chunks that went packed since st was opened: */
 size_t czk_gpu_stager_chunks_packed(const czk_gpu_stager *st);
+/* The same over every stager of device g, since it was opened. */
+size_t czk_gpu_chunks_packed(czk_gpu *g);
 
 /* The lock holder's own stager (the one czk_gpu_poly_h_staged uses), made
  * at its first use: for a thread of the lock holder that uploads with

@@ -18,7 +18,7 @@
  *               active: [{job_id, circuit_id, state, priority, partitions, age_s}]}
  *   srs        [{circuit_id, size_bytes, ref_count}]
  *   gpu        (the CUDA backend only) {device, partitions, lock_busy, prestaged,
- *               streamed_chunks, device_bytes, start_s: {bases, abc_h, msm_h,
+ *               streamed_chunks, packed_chunks, device_bytes, start_s: {bases, abc_h, msm_h,
  *               witness, msm_g1, msm_g2, lock_wait, prestage, total}}: start's
  *               stages summed over partitions (czk_backend_cuda_timings) */
 #include <jansson.h>
@@ -229,6 +229,7 @@ static json_t *status_to_json(const czk_service_status *st) {
         json_object_set_new(g, "lock_busy", jint(t->lock_busy));
         json_object_set_new(g, "prestaged", jint(t->prestaged));
         json_object_set_new(g, "streamed_chunks", jint(t->streamed_chunks));
+        json_object_set_new(g, "packed_chunks", jint(t->packed_chunks));
         json_object_set_new(g, "device_bytes", jint(st->gpu.device_bytes));
         double secs[GPU_N_STAGES];
         gpu_stage_seconds(t, secs);
@@ -320,6 +321,8 @@ static void gpu_metrics(sbuf *b, const czk_service_gpu *g) {
     sb_printf(b, "czk_gpu_prestaged_total %lu\n", t->prestaged);
     metric(b, "czk_gpu_streamed_chunks_total", "counter", "MSMs over bases uploaded for the call, by chunk.");
     sb_printf(b, "czk_gpu_streamed_chunks_total %lu\n", t->streamed_chunks);
+    metric(b, "czk_gpu_packed_chunks_total", "counter", "Upload chunks that crossed PCIe packed (CZK_GPU_PACK).");
+    sb_printf(b, "czk_gpu_packed_chunks_total %lu\n", t->packed_chunks);
     metric(b, "czk_gpu_device_bytes", "gauge", "Device memory the CUDA backend holds (resident bases, tables, work).");
     sb_printf(b, "czk_gpu_device_bytes %zu\n", g->device_bytes);
 }

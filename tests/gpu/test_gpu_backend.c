@@ -2,8 +2,8 @@
  * (B in G2 on the GPU and on the CPU) give byte-identical proofs to the CPU
  * for the same r, s, and they verify; a, b, c are freed inside start; two
  * threads share one backend (the device lock); forget drops resident bases;
- * a tiny device memory cap fails cleanly and leaks nothing. SKIP without a
- * CUDA device. */
+ * a tiny device memory cap fails cleanly and leaks nothing; uploads go
+ * packed exactly when CZK_GPU_PACK asks. SKIP without a CUDA device. */
 #include <pthread.h>
 #include <string.h>
 
@@ -276,6 +276,16 @@ int main(void) {
                   after);
         free_keys(&k);
     }
+    /* CZK_GPU_PACK=a or 1 (test_gpu_backend_pack_a): the synthetic circuits'
+     * a is mostly small values, so some upload went packed; unset, none */
+    czk_backend_cuda_timings t;
+    czk_backend_cuda_timings_get(gpu, &t);
+    const char *pack = getenv("CZK_GPU_PACK");
+    printf("upload chunks packed: %lu (CZK_GPU_PACK=%s)\n", t.packed_chunks, pack ? pack : "");
+    if (pack && (pack[0] == 'a' || pack[0] == '1'))
+        CHECK_MSG(t.packed_chunks > 0, "CZK_GPU_PACK=%s, but no upload went packed", pack);
+    else
+        CHECK_MSG(t.packed_chunks == 0, "%lu upload chunks went packed without CZK_GPU_PACK", t.packed_chunks);
     czk_backend_close(gpu);
     czk_backend_close(gpu_g2cpu);
     czk_backend_close(cpu);

@@ -343,6 +343,7 @@ static void test_status_gpu(czk_service *s) {
     st.gpu.present = true;
     snprintf(st.gpu.device, sizeof st.gpu.device, "NVIDIA H200 (sm_90, 140 GiB)");
     st.gpu.t = (czk_backend_cuda_timings){.partitions = 3, .streamed_chunks = 0, .lock_busy = 2, .prestaged = 5,
+                                          .packed_chunks = 7,
                                           .lock_wait_s = 1.25, .prestage_s = 0.75, .bases_s = 6.5, .abc_h_s = 1.5,
                                           .msm_h_s = 2.5, .witness_s = 0.125, .msm_g1_s = 0.75, .msm_g2_s = 0.375,
                                           .start_s = 12.0};
@@ -351,7 +352,7 @@ static void test_status_gpu(czk_service *s) {
     text = czk_service_status_render_metrics(&st);
     CHECK_MSG(json && strstr(json, "\"gpu\":{\"device\":\"NVIDIA H200 (sm_90, 140 GiB)\",\"partitions\":3,"
                                    "\"lock_busy\":2,\"prestaged\":5,\"streamed_chunks\":0,"
-                                   "\"device_bytes\":47244640256,\"start_s\":{\"bases\":6.5,\"abc_h\":1.5,"
+                                   "\"packed_chunks\":7,\"device_bytes\":47244640256,\"start_s\":{\"bases\":6.5,\"abc_h\":1.5,"
                                    "\"msm_h\":2.5,\"witness\":0.125,\"msm_g1\":0.75,\"msm_g2\":0.375,"
                                    "\"lock_wait\":1.25,\"prestage\":0.75,\"total\":12.0}}"),
               "status JSON: %s", json ? json : "(null)");
@@ -359,7 +360,7 @@ static void test_status_gpu(czk_service *s) {
         "czk_gpu_start_seconds_total{stage=\"bases\"} 6.500\n", "czk_gpu_start_seconds_total{stage=\"msm_h\"} 2.500\n",
         "czk_gpu_start_seconds_total{stage=\"msm_g2\"} 0.375\n", "czk_gpu_start_seconds_total{stage=\"total\"} 12.000\n",
         "czk_gpu_partitions_total 3\n", "czk_gpu_lock_busy_total 2\n", "czk_gpu_prestaged_total 5\n",
-        "czk_gpu_streamed_chunks_total 0\n", "czk_gpu_device_bytes 47244640256\n",
+        "czk_gpu_streamed_chunks_total 0\n", "czk_gpu_packed_chunks_total 7\n", "czk_gpu_device_bytes 47244640256\n",
         "# TYPE czk_gpu_start_seconds_total counter\n", "# TYPE czk_gpu_device_bytes gauge\n"};
     for (size_t i = 0; i < sizeof lines / sizeof *lines; i++)
         CHECK_MSG(text && strstr(text, lines[i]), "metrics without %s", lines[i]);
