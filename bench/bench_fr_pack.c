@@ -1,4 +1,4 @@
-/* czk — the host's side of the packed uploads (src/gpu/fr_pack.c) against
+/* czk — the host's side of the packed uploads (src/r1cs/fr_pack.c) against
  * the copy that the plain staged uploads do instead (gpu.c's stage_chunk:
  * a memcpy into the pinned buffer, split over the pool), per value, on
  * chunks of CZK_FR_PACK_MAX values (64 MiB), for pools of 1, 2, 4, …
@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../src/gpu/fr_pack.h"
+#include "czk/fr_pack.h"
 #include "bench.h"
 #include "czk/pool.h"
 

@@ -12,6 +12,7 @@
 #include "czk/bitmap.h"
 #include "czk/err.h"
 #include "czk/fr.h"
+#include "czk/fr_pack.h"
 #include "czk/g1.h"
 #include "czk/g2.h"
 #include "czk/pairing.h"
@@ -83,7 +84,9 @@ czk_err czk_groth16_setup(czk_params *out, const czk_r1cs *r1cs, const czk_toxic
 /* What a prover is given for one circuit instance. czk_prove_start takes
  * ownership of every buffer (all czk_mem buffers): a, b, c are freed before
  * it returns; input and aux move into the pending state if finish needs them
- * and are freed at their last use. The densities are borrowed. */
+ * and are freed at their last use. The densities are borrowed. Each of a,
+ * b, c is either plain (a) or packed (a_packed, czk/fr_pack.h: what a
+ * partition keeps while it waits for the prover), never both. */
 typedef struct {
     czk_fr *input; /* n_input values, input[0] = 1 */
     size_t n_input;
@@ -92,6 +95,7 @@ typedef struct {
     czk_fr *a, *b, *c; /* n_abc = constraints + inputs evaluations each */
     size_t n_abc;
     const czk_bitmap *a_aux_density, *b_input_density, *b_aux_density;
+    czk_fr_packed *a_packed, *b_packed, *c_packed; /* the same, packed */
 } czk_assignment;
 
 typedef struct czk_pending czk_pending;
@@ -118,6 +122,15 @@ czk_err czk_prove_check(const czk_params *params, const czk_assignment *asg, siz
                         size_t msglen);
 /* Frees every buffer of the assignment and sets the pointers to NULL. */
 void czk_assignment_release(czk_assignment *asg);
+/* Packs each plain one of a, b, c that is mostly small values (tag
+ * CZK_MEM_ABC) and frees its plain buffer; *saved (may be NULL) gets the
+ * bytes this gave back. CZK_ERR_NO_MEMORY leaves the rest as it was. */
+czk_err czk_assignment_pack_abc(czk_assignment *asg, czk_pool *pool, size_t *saved);
+/* Makes each packed one of a, b, c plain again, in a buffer of n >= n_abc
+ * values (zero beyond n_abc), and frees the packed form. */
+czk_err czk_assignment_unpack_abc(czk_assignment *asg, size_t n, czk_pool *pool);
+/* The bytes of a, b, c, plain or packed. */
+size_t czk_assignment_abc_bytes(const czk_assignment *asg);
 
 /* The five multi-scalar products of a proof. */
 typedef struct {

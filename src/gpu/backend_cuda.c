@@ -249,8 +249,11 @@ static czk_err msm2(cuda_backend *cb, czk_g2 *r, const czk_gpu_g2_bases *res, co
 static void free_host_abc(int k, void *ctx) {
     czk_assignment *asg = ctx;
     czk_fr **v[3] = {&asg->a, &asg->b, &asg->c};
+    czk_fr_packed **pv[3] = {&asg->a_packed, &asg->b_packed, &asg->c_packed};
     czk_mem_free(*v[k]);
     *v[k] = NULL;
+    czk_fr_packed_free(*pv[k]);
+    *pv[k] = NULL;
 }
 
 /* The witness upload, on a thread of its own while the H MSM's kernels run
@@ -425,7 +428,8 @@ static czk_err device_work(cuda_backend *cb, cuda_pending *p, const czk_params *
 
     /* H */
     czk_fr *src[3] = {asg->a, asg->b, asg->c};
-    e = czk_gpu_poly_h_staged(cb->gpu, dom, src, pre, asg->n_abc, cb->cfg.pool, &hv, free_host_abc, asg, msg,
+    const czk_fr_packed *psrc[3] = {asg->a_packed, asg->b_packed, asg->c_packed};
+    e = czk_gpu_poly_h_staged(cb->gpu, dom, src, psrc, pre, asg->n_abc, cb->cfg.pool, &hv, free_host_abc, asg, msg,
                               msglen);
     if (e != CZK_OK) goto out;
     double t2 = now_s();
@@ -509,13 +513,16 @@ static void prestage(cuda_backend *cb, const czk_params *params, czk_assignment 
     czk_gpu_stager *st = go ? cb->stager : NULL;
     const size_t vec = dom->n * sizeof(czk_fr), work = 5 * vec + ((size_t)256 << 20);
     czk_fr **src[3] = {&asg->a, &asg->b, &asg->c};
+    czk_fr_packed **psrc[3] = {&asg->a_packed, &asg->b_packed, &asg->c_packed};
     unsigned staged = 0;
     double t0 = now_s();
     for (int k = 0; st && k < 3 && !locked; k++) {
         const size_t cap = czk_gpu_mem_cap(cb->gpu), used = czk_gpu_mem_used(cb->gpu);
         if (used > cap || cap - used < vec + work) break;
         if (czk_gpu_vec_alloc(cb->gpu, dom->n, &pre[k], NULL, 0) != CZK_OK) break;
-        if (czk_gpu_vec_upload_via(st, pre[k], *src[k], asg->n_abc, cb->cfg.pool, NULL, 0) != CZK_OK) {
+        const czk_err ue = *psrc[k] ? czk_gpu_vec_upload_packed_via(st, pre[k], *psrc[k], NULL, 0)
+                                    : czk_gpu_vec_upload_via(st, pre[k], *src[k], asg->n_abc, cb->cfg.pool, NULL, 0);
+        if (ue != CZK_OK) {
             czk_gpu_vec_free(pre[k]);
             pre[k] = NULL;
             break;
@@ -573,10 +580,7 @@ static czk_err cuda_start(czk_backend *be, czk_backend_pending **out, const czk_
     cb->t.start_s += now_s() - tw;
     pthread_mutex_unlock(&cb->mu);
 
-    czk_mem_free(asg->a);
-    czk_mem_free(asg->b);
-    czk_mem_free(asg->c);
-    asg->a = asg->b = asg->c = NULL;
+    for (int k = 0; k < 3; k++) free_host_abc(k, asg);
     if (e != CZK_OK) {
         czk_assignment_release(asg);
         czk_mem_free(p);

@@ -15,7 +15,7 @@
 #include <time.h>
 
 #include "czk/gpu.h"
-#include "fr_pack.h"
+#include "czk/fr_pack.h"
 #include "gpu_internal.h"
 #include "gpu_stage.h"
 
@@ -57,7 +57,7 @@ struct czk_gpu {
 };
 
 /* Staged uploads: two pinned host buffers and a copy stream; for packed
- * uploads (fr_pack.h) two device buffers that receive the packed chunks,
+ * uploads (czk/fr_pack.h) two device buffers that receive the packed chunks,
  * after the table of small values (NULL: every chunk goes as it is), and a
  * stream of the device's highest priority for the unpacking kernels: on the
  * copy stream, each unpack waited for room on SMs that H's transforms held,
@@ -76,7 +76,9 @@ struct czk_gpu_stager {
     cudaEvent_t unpack_ev[2]; /* device buffer k is unpacked, free again */
     czk_fr_pack_table table;
     size_t chunks_packed; /* chunks that went packed, since the stager was opened */
+    bool pack_plain;      /* CZK_GPU_PACK=1 or a: plain vectors packed on their way */
     bool pack_off;        /* CZK_GPU_PACK=a: plain uploads but where czk_gpu_poly_h_staged turns it off */
+    bool packed_tried;    /* stager_packed_buffers ran */
 };
 
 struct czk_gpu_vec {
@@ -726,6 +728,50 @@ void *czk_gpu_vec_ptr(czk_gpu_vec *v) { return v ? v->p : NULL; }
 
 size_t czk_gpu_mem_cap(const czk_gpu *g) { return g ? g->cap : 0; }
 
+/* The device side of packed uploads: two device buffers for packed chunks
+ * after the table of small values, an unpacking stream of the device's
+ * highest priority and its events. Only where the cap leaves 16 times their
+ * size free (a small cap is for the partition itself): else st->packed
+ * stays NULL and CZK_OK (packed chunks are then unpacked on the host). */
+static czk_err stager_packed_buffers(czk_gpu_stager *st, char *msg, size_t msglen) {
+    czk_gpu *g = st->g;
+    const size_t bytes = STAGE_SMALL_BYTES + 2 * CZK_GPU_STAGE_BYTES, used = czk_gpu_mem_used(g);
+    if (st->packed || st->packed_tried) return CZK_OK;
+    st->packed_tried = true;
+    if (used > g->cap || g->cap - used < 16 * bytes) return CZK_OK;
+    czk_fr_pack_table_init(&st->table);
+    if (czk_gpu_dev_alloc(g, &st->packed, bytes, "the packed upload buffers", NULL, 0) != CZK_OK) {
+        st->packed = NULL;
+        return CZK_OK;
+    }
+    st->packed_bytes = bytes;
+    int lo = 0, hi = 0;
+    cudaError_t ce = cudaDeviceGetStreamPriorityRange(&lo, &hi);
+    if (ce == cudaSuccess) ce = cudaStreamCreateWithPriority(&st->unpack, cudaStreamNonBlocking, hi);
+    for (int k = 0; k < 2 && ce == cudaSuccess; k++) {
+        ce = cudaEventCreateWithFlags(&st->land_ev[k], cudaEventDisableTiming);
+        if (ce == cudaSuccess) ce = cudaEventCreateWithFlags(&st->unpack_ev[k], cudaEventDisableTiming);
+    }
+    /* both device buffers start free */
+    for (int k = 0; k < 2 && ce == cudaSuccess; k++) ce = cudaEventRecord(st->unpack_ev[k], st->unpack);
+    if (ce == cudaSuccess) ce = cudaMemcpy(st->packed, st->table.small, sizeof st->table.small, cudaMemcpyHostToDevice);
+    if (ce != cudaSuccess) {
+        (void)cudaGetLastError();
+        if (st->unpack) cudaStreamDestroy(st->unpack);
+        for (int k = 0; k < 2; k++) {
+            if (st->land_ev[k]) cudaEventDestroy(st->land_ev[k]);
+            if (st->unpack_ev[k]) cudaEventDestroy(st->unpack_ev[k]);
+            st->land_ev[k] = st->unpack_ev[k] = NULL;
+        }
+        st->unpack = NULL;
+        czk_gpu_dev_free(g, st->packed, bytes);
+        st->packed = NULL;
+        st->packed_bytes = 0;
+        return cuda_fail(ce, "the packed upload buffers", msg, msglen);
+    }
+    return CZK_OK;
+}
+
 czk_err czk_gpu_stager_open(czk_gpu *g, czk_gpu_stager **out, char *msg, size_t msglen) {
     *out = NULL;
     if (!g) return fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument%s%s", "", "");
@@ -755,35 +801,20 @@ czk_err czk_gpu_stager_open(czk_gpu *g, czk_gpu_stager **out, char *msg, size_t 
         free(st);
         return cuda_fail(ce, "pinned staging buffers", msg, msglen);
     }
-    /* the device side of packed uploads, with CZK_GPU_PACK=1 (every upload)
-     * or CZK_GPU_PACK=a (a's upload in czk_gpu_poly_h_staged only, the one
-     * the GPU idles through) only. Off by default: on an H200 at 2^27 they
-     * made start no faster (docs/gpu.md says why). Only where the cap leaves
-     * 16 times its size free (a small cap is for the partition itself). */
+    /* packing plain uploads on the fly: CZK_GPU_PACK=1 (every upload) or
+     * CZK_GPU_PACK=a (a's upload in czk_gpu_poly_h_staged only, the one the
+     * GPU idles through). Off by default: on an H200 at 2^27 they made start
+     * no faster (docs/gpu.md says why). Their device buffers are made here
+     * for them, else at the first upload of an already packed vector. */
     const char *pack = getenv("CZK_GPU_PACK");
-    const size_t bytes = STAGE_SMALL_BYTES + 2 * CZK_GPU_STAGE_BYTES, used = czk_gpu_mem_used(g);
     st->pack_off = pack && pack[0] == 'a';
-    if (pack && (pack[0] == '1' || pack[0] == 'a') && used <= g->cap && g->cap - used >= 16 * bytes) {
-        czk_fr_pack_table_init(&st->table);
-        if (czk_gpu_dev_alloc(g, &st->packed, bytes, "the packed upload buffers", NULL, 0) == CZK_OK) {
-            st->packed_bytes = bytes;
-            int lo = 0, hi = 0;
-            ce = cudaDeviceGetStreamPriorityRange(&lo, &hi);
-            if (ce == cudaSuccess) ce = cudaStreamCreateWithPriority(&st->unpack, cudaStreamNonBlocking, hi);
-            for (int k = 0; k < 2 && ce == cudaSuccess; k++) {
-                ce = cudaEventCreateWithFlags(&st->land_ev[k], cudaEventDisableTiming);
-                if (ce == cudaSuccess) ce = cudaEventCreateWithFlags(&st->unpack_ev[k], cudaEventDisableTiming);
-            }
-            /* both device buffers start free */
-            for (int k = 0; k < 2 && ce == cudaSuccess; k++) ce = cudaEventRecord(st->unpack_ev[k], st->unpack);
-            if (ce == cudaSuccess)
-                ce = cudaMemcpy(st->packed, st->table.small, sizeof st->table.small, cudaMemcpyHostToDevice);
-            if (ce != cudaSuccess) {
-                (void)cudaGetLastError();
-                czk_gpu_stager_close(st);
-                return cuda_fail(ce, "the packed upload buffers", msg, msglen);
-            }
-        } /* else st->packed stays NULL: unpacked uploads */
+    st->pack_plain = pack && (pack[0] == '1' || pack[0] == 'a');
+    if (st->pack_plain) {
+        const czk_err e = stager_packed_buffers(st, msg, msglen);
+        if (e != CZK_OK) {
+            czk_gpu_stager_close(st);
+            return e;
+        }
     }
     *out = st;
     return CZK_OK;
@@ -870,8 +901,28 @@ static czk_err stage_copy(czk_gpu_stager *st, void *dst, const void *src, size_t
     return stage_done(st, msg, msglen);
 }
 
+/* The packed chunk of len values in pinned buffer slot (bytes long) to
+ * the device's packed buffer slot on the copy stream (once that buffer's
+ * last unpack is done), and its unpack into dst on the unpack stream. */
+static czk_err stage_packed_chunk(czk_gpu_stager *st, int slot, czk_fr *dst, size_t len, size_t bytes, char *msg,
+                                  size_t msglen) {
+    void *dev = (char *)st->packed + STAGE_SMALL_BYTES + (size_t)slot * CZK_GPU_STAGE_BYTES;
+    CK(cudaStreamWaitEvent(st->copy, st->unpack_ev[slot], 0), "the staged upload");
+    CK(cudaMemcpyAsync(dev, st->pin[slot], bytes, cudaMemcpyHostToDevice, st->copy), "the staged upload");
+    CK(cudaEventRecord(st->pin_ev[slot], st->copy), "the staged upload");
+    CK(cudaEventRecord(st->land_ev[slot], st->copy), "the staged upload");
+    CK(cudaStreamWaitEvent(st->unpack, st->land_ev[slot], 0), "the staged upload");
+    CK(czk_gpu_launch_unpack(dev, len, st->packed, dst, st->unpack), "the unpacking kernel");
+    CK(cudaEventRecord(st->unpack_ev[slot], st->unpack), "the unpacking kernel");
+    st->chunks_packed++;
+    pthread_mutex_lock(&st->g->mem_mu);
+    st->g->chunks_packed++;
+    pthread_mutex_unlock(&st->g->mem_mu);
+    return CZK_OK;
+}
+
 /* count Fr values from pageable src to device dst, like stage_copy but in
- * chunks of up to CZK_FR_PACK_MAX values, each packed (fr_pack.h) into the
+ * chunks of up to CZK_FR_PACK_MAX values, each packed (czk/fr_pack.h) into the
  * pinned buffer when most of its values are small multiples of one: then
  * only the packed bytes cross PCIe, into the chunk's device buffer (once
  * its last unpack is done), and a kernel on the unpack stream unpacks them
@@ -879,7 +930,8 @@ static czk_err stage_copy(czk_gpu_stager *st, void *dst, const void *src, size_t
  * chunks are copied as they are. */
 static czk_err stage_copy_fr(czk_gpu_stager *st, czk_fr *dst, const czk_fr *src, size_t count, czk_pool *pool,
                              char *msg, size_t msglen) {
-    if (!st->packed || st->pack_off) return stage_copy(st, dst, src, count * sizeof(czk_fr), pool, msg, msglen);
+    if (!st->packed || !st->pack_plain || st->pack_off)
+        return stage_copy(st, dst, src, count * sizeof(czk_fr), pool, msg, msglen);
     int slot = 0;
     for (size_t off = 0; off < count; off += CZK_FR_PACK_MAX, slot ^= 1) {
         const size_t len = count - off < CZK_FR_PACK_MAX ? count - off : CZK_FR_PACK_MAX;
@@ -890,19 +942,35 @@ static czk_err stage_copy_fr(czk_gpu_stager *st, czk_fr *dst, const czk_fr *src,
             if (e != CZK_OK) return e;
             continue;
         }
-        void *dev = (char *)st->packed + STAGE_SMALL_BYTES + (size_t)slot * CZK_GPU_STAGE_BYTES;
-        CK(cudaStreamWaitEvent(st->copy, st->unpack_ev[slot], 0), "the staged upload");
-        CK(cudaMemcpyAsync(dev, st->pin[slot], packed, cudaMemcpyHostToDevice, st->copy), "the staged upload");
-        CK(cudaEventRecord(st->pin_ev[slot], st->copy), "the staged upload");
-        CK(cudaEventRecord(st->land_ev[slot], st->copy), "the staged upload");
-        CK(cudaStreamWaitEvent(st->unpack, st->land_ev[slot], 0), "the staged upload");
-        CK(czk_gpu_launch_unpack(dev, len, st->packed, dst + off, st->unpack), "the unpacking kernel");
-        CK(cudaEventRecord(st->unpack_ev[slot], st->unpack), "the unpacking kernel");
-        st->chunks_packed++;
-        pthread_mutex_lock(&st->g->mem_mu);
-        st->g->chunks_packed++;
-        pthread_mutex_unlock(&st->g->mem_mu);
+        const czk_err e = stage_packed_chunk(st, slot, dst + off, len, packed, msg, msglen);
+        if (e != CZK_OK) return e;
     }
+    return stage_done(st, msg, msglen);
+}
+
+/* count = src->n values from the packed vector src (czk/fr_pack.h) to
+ * device dst: its packed chunks cross PCIe as they are and are unpacked on
+ * the device (as stage_copy_fr's), its plain chunks as stage_copy's. Where
+ * the device has no room for the packed chunks' buffers, the host unpacks
+ * each chunk into the pinned buffer and it goes plain. */
+static czk_err stage_packed(czk_gpu_stager *st, czk_fr *dst, const czk_fr_packed *src, char *msg, size_t msglen) {
+    czk_err e = stager_packed_buffers(st, msg, msglen);
+    int slot = 0;
+    for (size_t i = 0; i < src->n_chunks && e == CZK_OK; i++, slot ^= 1) {
+        const czk_fr_chunk *c = &src->chunks[i];
+        CK(cudaEventSynchronize(st->pin_ev[slot]), "the staged upload");
+        if (c->packed && st->packed) {
+            memcpy(st->pin[slot], c->data, c->bytes);
+            e = stage_packed_chunk(st, slot, dst + c->off, c->n, c->bytes, msg, msglen);
+            continue;
+        }
+        if (c->packed) czk_fr_unpack(czk_fr_pack_table_get(), c->data, c->n, st->pin[slot]);
+        else memcpy(st->pin[slot], c->data, c->bytes);
+        const size_t len = c->n * sizeof(czk_fr);
+        CK(cudaMemcpyAsync(dst + c->off, st->pin[slot], len, cudaMemcpyHostToDevice, st->copy), "the staged upload");
+        CK(cudaEventRecord(st->pin_ev[slot], st->copy), "the staged upload");
+    }
+    if (e != CZK_OK) return e;
     return stage_done(st, msg, msglen);
 }
 
@@ -928,6 +996,36 @@ static czk_err stage_vec(czk_gpu_stager *st, czk_gpu_vec *v, const czk_fr *src, 
         (void)cudaGetLastError();
     }
     return e;
+}
+
+/* stage_vec for a packed source */
+static czk_err stage_vec_packed_try(czk_gpu_stager *st, czk_gpu_vec *v, const czk_fr_packed *src, char *msg,
+                                    size_t msglen) {
+    if (!st || !v || v->g != st->g || !src || src->n > v->n)
+        return fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument%s%s", "", "");
+    CK(cudaSetDevice(st->g->ordinal), "cudaSetDevice");
+    if (src->n < v->n)
+        CK(cudaMemsetAsync((czk_fr *)v->p + src->n, 0, (v->n - src->n) * sizeof(czk_fr), st->copy), "cudaMemset");
+    return stage_packed(st, v->p, src, msg, msglen);
+}
+
+static czk_err stage_vec_packed(czk_gpu_stager *st, czk_gpu_vec *v, const czk_fr_packed *src, char *msg,
+                                size_t msglen) {
+    czk_err e = stage_vec_packed_try(st, v, src, msg, msglen);
+    if (e != CZK_OK && st) {
+        cudaStreamSynchronize(st->copy);
+        if (st->unpack) cudaStreamSynchronize(st->unpack);
+        (void)cudaGetLastError();
+    }
+    return e;
+}
+
+czk_err czk_gpu_vec_upload_packed_via(czk_gpu_stager *st, czk_gpu_vec *v, const czk_fr_packed *src, char *msg,
+                                      size_t msglen) {
+    czk_err e = stage_vec_packed(st, v, src, msg, msglen);
+    if (e != CZK_OK) return e;
+    CK(cudaEventSynchronize(st->up_ev), "the staged upload");
+    return CZK_OK;
 }
 
 czk_err czk_gpu_vec_upload_via(czk_gpu_stager *st, czk_gpu_vec *v, const czk_fr *src, size_t count, czk_pool *pool,
@@ -956,21 +1054,24 @@ czk_err czk_gpu_holder_stager(czk_gpu *g, czk_gpu_stager **out, char *msg, size_
  * buffers run on pool while the DMA engine empties the other buffer; src
  * may be freed when this returns; work queued on the compute stream
  * afterwards sees the data. */
-static czk_err vec_upload_staged(czk_gpu_vec *v, const czk_fr *src, size_t count, czk_pool *pool, char *msg,
-                                 size_t msglen) {
+static czk_err vec_upload_staged(czk_gpu_vec *v, const czk_fr *src, const czk_fr_packed *psrc, size_t count,
+                                 czk_pool *pool, char *msg, size_t msglen) {
     if (!v) return fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument%s%s", "", "");
     czk_gpu *g = v->g;
     czk_err e = own_stager(g, msg, msglen);
-    if (e == CZK_OK) e = stage_vec(g->stager, v, src, count, pool, msg, msglen);
+    if (e == CZK_OK)
+        e = psrc ? stage_vec_packed(g->stager, v, psrc, msg, msglen)
+                 : stage_vec(g->stager, v, src, count, pool, msg, msglen);
     if (e != CZK_OK) return e;
     /* later work on the compute stream sees the data */
     CK(cudaStreamWaitEvent(g->stream, g->stager->up_ev, 0), "cudaStreamWaitEvent");
     return CZK_OK;
 }
 
-czk_err czk_gpu_poly_h_staged(czk_gpu *g, const czk_domain *d, czk_fr *const src[3], czk_gpu_vec *pre[3],
-                              size_t n_have, czk_pool *pool, czk_gpu_vec **h_out, void (*done)(int k, void *ctx),
-                              void *ctx, char *msg, size_t msglen) {
+czk_err czk_gpu_poly_h_staged(czk_gpu *g, const czk_domain *d, czk_fr *const src[3],
+                              const czk_fr_packed *const psrc[3], czk_gpu_vec *pre[3], size_t n_have, czk_pool *pool,
+                              czk_gpu_vec **h_out, void (*done)(int k, void *ctx), void *ctx, char *msg,
+                              size_t msglen) {
     *h_out = NULL;
     czk_gpu_vec *v[3] = {NULL, NULL, NULL};
     for (int k = 0; k < 3; k++) {
@@ -978,8 +1079,11 @@ czk_err czk_gpu_poly_h_staged(czk_gpu *g, const czk_domain *d, czk_fr *const src
     }
     czk_err e = CZK_OK;
     if (!g || !d || n_have > d->n) e = CZK_ERR_INVALID_ARGUMENT;
-    for (int k = 0; k < 3 && e == CZK_OK; k++)
-        if (v[k] ? v[k]->g != g || v[k]->n != d->n : !src[k]) e = CZK_ERR_INVALID_ARGUMENT;
+    for (int k = 0; k < 3 && e == CZK_OK; k++) {
+        const czk_fr_packed *pk = psrc ? psrc[k] : NULL;
+        if (v[k] ? v[k]->g != g || v[k]->n != d->n : (!src[k] == !pk || (pk && pk->n != n_have)))
+            e = CZK_ERR_INVALID_ARGUMENT;
+    }
     if (e != CZK_OK) {
         for (int k = 0; k < 3; k++) czk_gpu_vec_free(v[k]);
         return fail(msg, msglen, e, "invalid argument%s%s", "", "");
@@ -1002,7 +1106,7 @@ czk_err czk_gpu_poly_h_staged(czk_gpu *g, const czk_domain *d, czk_fr *const src
             /* CZK_GPU_PACK=a: a goes packed, while nothing runs on the GPU */
             const bool off = g->stager->pack_off;
             if (k == 0) g->stager->pack_off = false;
-            e = vec_upload_staged(v[k], src[k], n_have, pool, msg, msglen);
+            e = vec_upload_staged(v[k], src[k], psrc ? psrc[k] : NULL, n_have, pool, msg, msglen);
             g->stager->pack_off = off;
             if (e != CZK_OK) break;
             if (done) done(k, ctx);

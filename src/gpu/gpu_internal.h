@@ -142,7 +142,7 @@ cudaError_t czk_gpu_launch_msm_xyzz_reduce(int grp, const void *in, size_t count
 /* *out (Jacobian) = *in (XYZZ). */
 cudaError_t czk_gpu_launch_msm_to_jac(int grp, const void *in, void *out, cudaStream_t s);
 
-/* out[0 … n) from the packed form of fr_pack.h at packed (n <=
+/* out[0 … n) from the packed form of czk/fr_pack.h at packed (n <=
  * CZK_FR_PACK_MAX), small: the table's 2·CZK_FR_PACK_SMALL + 1 values k·1 on
  * the device (unpack.cu). */
 cudaError_t czk_gpu_launch_unpack(const void *packed, size_t n, const void *small, void *out, cudaStream_t s);

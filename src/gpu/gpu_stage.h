@@ -6,6 +6,7 @@
 #ifndef CZK_GPU_STAGE_H
 #define CZK_GPU_STAGE_H
 
+#include "czk/fr_pack.h"
 #include "czk/gpu.h"
 #include "czk/pool.h"
 
@@ -37,11 +38,17 @@ void czk_gpu_stager_close(czk_gpu_stager *st);
  * returns when the data is on the device (src may be freed then). */
 czk_err czk_gpu_vec_upload_via(czk_gpu_stager *st, czk_gpu_vec *v, const czk_fr *src, size_t count, czk_pool *pool,
                                char *msg, size_t msglen);
+/* The same from a packed vector (czk/fr_pack.h, src->n values): its packed
+ * chunks cross PCIe as they are and are unpacked on the device (the
+ * stager's device buffers for them are made at the first such upload,
+ * where the cap leaves room; else the host unpacks each chunk). */
+czk_err czk_gpu_vec_upload_packed_via(czk_gpu_stager *st, czk_gpu_vec *v, const czk_fr_packed *src, char *msg,
+                                      size_t msglen);
 /* Where the stager has device buffers for packed uploads (CZK_GPU_PACK=1
  * set when it is opened, and not under a small cap; off by default, see
  * docs/gpu.md), the uploads go in chunks of up to CZK_FR_PACK_MAX values,
  * and a chunk whose values are mostly small multiples of one crosses PCIe
- * packed (fr_pack.h) and is unpacked on the device.
+ * packed (czk/fr_pack.h) and is unpacked on the device.
  * The number of chunks that went packed since st was opened: */
 size_t czk_gpu_stager_chunks_packed(const czk_gpu_stager *st);
 /* The same over every stager of device g, since it was opened. */
@@ -54,7 +61,8 @@ size_t czk_gpu_chunks_packed(czk_gpu *g);
 czk_err czk_gpu_holder_stager(czk_gpu *g, czk_gpu_stager **out, char *msg, size_t msglen);
 
 /* czk_poly_h of host a = src[0], b = src[1], c = src[2], n_have values each
- * (zero beyond, up to d->n): on success *h_out is a device vector of d->n
+ * (zero beyond, up to d->n), or of packed ones where psrc (NULL: none) has
+ * psrc[k] in place of src[k] (then src[k] is NULL): on success *h_out is a device vector of d->n
  * values whose first d->n - 1 are H's coefficients, bit-identical to
  * czk_poly_h. pre (NULL, or entries NULL where not): vectors of d->n values
  * already on the device in place of src[k] (czk_gpu_vec_upload_via); the
@@ -62,8 +70,9 @@ czk_err czk_gpu_holder_stager(czk_gpu *g, czk_gpu_stager **out, char *msg, size_
  * and sets pre[k] to NULL. done(k, ctx) is called as soon as src[k] is no
  * longer needed (its host buffer may be freed then); the transforms of each
  * vector start behind its own upload, so uploads overlap compute. */
-czk_err czk_gpu_poly_h_staged(czk_gpu *g, const czk_domain *d, czk_fr *const src[3], czk_gpu_vec *pre[3],
-                              size_t n_have, czk_pool *pool, czk_gpu_vec **h_out, void (*done)(int k, void *ctx),
-                              void *ctx, char *msg, size_t msglen);
+czk_err czk_gpu_poly_h_staged(czk_gpu *g, const czk_domain *d, czk_fr *const src[3],
+                              const czk_fr_packed *const psrc[3], czk_gpu_vec *pre[3], size_t n_have, czk_pool *pool,
+                              czk_gpu_vec **h_out, void (*done)(int k, void *ctx), void *ctx, char *msg,
+                              size_t msglen);
 
 #endif

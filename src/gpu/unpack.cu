@@ -1,4 +1,4 @@
-/* czk — the device side of the packed uploads (fr_pack.h): one block of 256
+/* czk — the device side of the packed uploads (czk/fr_pack.h): one block of 256
  * threads per group of CZK_FR_PACK_GROUP values, 4 adjacent values a
  * thread. A thread counts the escapes among its 4 codes, a scan over the
  * block gives each its place in the group's run of other values, and every
@@ -6,7 +6,7 @@
 #include <cuda_runtime.h>
 
 #include "fr.cuh"
-#include "fr_pack.h"
+#include "czk/fr_pack.h"
 #include "gpu_internal.h"
 
 #define UNPACK_THREADS (CZK_FR_PACK_GROUP / 4)

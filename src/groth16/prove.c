@@ -47,7 +47,57 @@ void czk_assignment_release(czk_assignment *asg) {
     czk_mem_free(asg->c);
     czk_mem_free(asg->input);
     czk_mem_free(asg->aux);
+    czk_fr_packed_free(asg->a_packed);
+    czk_fr_packed_free(asg->b_packed);
+    czk_fr_packed_free(asg->c_packed);
     asg->a = asg->b = asg->c = asg->input = asg->aux = NULL;
+    asg->a_packed = asg->b_packed = asg->c_packed = NULL;
+}
+
+czk_err czk_assignment_pack_abc(czk_assignment *asg, czk_pool *pool, size_t *saved) {
+    czk_fr **v[3] = {&asg->a, &asg->b, &asg->c};
+    czk_fr_packed **pv[3] = {&asg->a_packed, &asg->b_packed, &asg->c_packed};
+    size_t gave = 0;
+    czk_err e = CZK_OK;
+    for (int k = 0; k < 3 && e == CZK_OK; k++) {
+        if (!*v[k] || *pv[k]) continue;
+        czk_fr_packed *p = NULL;
+        e = czk_fr_packed_make(&p, *v[k], asg->n_abc, CZK_MEM_ABC, pool);
+        if (e != CZK_OK || !p) continue;
+        const size_t plain = czk_mem_size(*v[k]), packed = czk_fr_packed_bytes(p);
+        if (packed >= plain) { /* a vector of mostly other values after all */
+            czk_fr_packed_free(p);
+            continue;
+        }
+        czk_mem_free(*v[k]);
+        *v[k] = NULL;
+        *pv[k] = p;
+        gave += plain - packed;
+    }
+    if (saved) *saved = gave;
+    return e;
+}
+
+czk_err czk_assignment_unpack_abc(czk_assignment *asg, size_t n, czk_pool *pool) {
+    czk_fr **v[3] = {&asg->a, &asg->b, &asg->c};
+    czk_fr_packed **pv[3] = {&asg->a_packed, &asg->b_packed, &asg->c_packed};
+    if (n < asg->n_abc) return CZK_ERR_INVALID_ARGUMENT;
+    for (int k = 0; k < 3; k++) {
+        if (!*pv[k]) continue;
+        if ((*pv[k])->n != asg->n_abc || *v[k]) return CZK_ERR_INVALID_ARGUMENT;
+        czk_fr *w = czk_mem_alloc(n * sizeof(czk_fr), CZK_MEM_ABC); /* zero beyond n_abc */
+        if (!w) return CZK_ERR_NO_MEMORY;
+        czk_fr_packed_unpack(*pv[k], w, pool);
+        czk_fr_packed_free(*pv[k]);
+        *pv[k] = NULL;
+        *v[k] = w;
+    }
+    return CZK_OK;
+}
+
+size_t czk_assignment_abc_bytes(const czk_assignment *asg) {
+    return czk_mem_size(asg->a) + czk_mem_size(asg->b) + czk_mem_size(asg->c) + czk_fr_packed_bytes(asg->a_packed) +
+           czk_fr_packed_bytes(asg->b_packed) + czk_fr_packed_bytes(asg->c_packed);
 }
 
 /* Makes v hold n entries (zero beyond its n_abc values), reallocating when
@@ -99,10 +149,17 @@ static czk_err check_shapes(const czk_params *p, const czk_assignment *asg, size
                 domain_n - 1, p->n_h);
         return CZK_ERR_MISMATCH;
     }
-    if (asg->n_input == 0 || !asg->input || (asg->n_aux && !asg->aux) || !asg->a || !asg->b || !asg->c) {
+    if (asg->n_input == 0 || !asg->input || (asg->n_aux && !asg->aux) || !asg->a == !asg->a_packed ||
+        !asg->b == !asg->b_packed || !asg->c == !asg->c_packed) {
         SET_MSG("the assignment is incomplete");
         return CZK_ERR_INVALID_ARGUMENT;
     }
+    const czk_fr_packed *pk[3] = {asg->a_packed, asg->b_packed, asg->c_packed};
+    for (int k = 0; k < 3; k++)
+        if (pk[k] && pk[k]->n != asg->n_abc) {
+            SET_MSG("packed %c holds %zu values, not n_abc = %zu", "abc"[k], pk[k]->n, asg->n_abc);
+            return CZK_ERR_INVALID_ARGUMENT;
+        }
     if (!asg->a_aux_density || !asg->b_input_density || !asg->b_aux_density ||
         asg->a_aux_density->nbits != asg->n_aux || asg->b_aux_density->nbits != asg->n_aux ||
         asg->b_input_density->nbits != asg->n_input) {
@@ -156,6 +213,10 @@ czk_err czk_prove_start(czk_pending **out, const czk_params *params, czk_assignm
     p->b_aux_density = asg->b_aux_density;
 
     /* H, then a, b, c are dead */
+    if ((e = czk_assignment_unpack_abc(asg, dom.n, pool)) != CZK_OK) {
+        SET_MSG("out of memory unpacking a, b, c");
+        goto fail;
+    }
     if ((e = widen(&asg->a, asg->n_abc, dom.n)) != CZK_OK || (e = widen(&asg->b, asg->n_abc, dom.n)) != CZK_OK ||
         (e = widen(&asg->c, asg->n_abc, dom.n)) != CZK_OK) {
         SET_MSG("out of memory widening a, b, c to the domain size %zu", dom.n);

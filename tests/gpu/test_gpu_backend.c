@@ -2,7 +2,8 @@
  * (B in G2 on the GPU and on the CPU) give byte-identical proofs to the CPU
  * for the same r, s, and they verify; a, b, c are freed inside start; two
  * threads share one backend (the device lock); forget drops resident bases;
- * a tiny device memory cap fails cleanly and leaks nothing; uploads go
+ * a tiny device memory cap fails cleanly and leaks nothing; a, b, c given
+ * packed give the same proofs and cross PCIe packed; plain uploads go
  * packed exactly when CZK_GPU_PACK asks. SKIP without a CUDA device. */
 #include <pthread.h>
 #include <string.h>
@@ -60,20 +61,29 @@ static bool make_assignment(keys *k, uint64_t seed, czk_assignment *asg, czk_poo
     }
     czk_assignment v = {w.input, w.n_input, w.aux, w.n_aux, a, b, c,
                         k->key.r1cs.n_constraints + k->key.r1cs.n_inputs, &k->key.a_aux, &k->key.b_input,
-                        &k->key.b_aux};
+                        &k->key.b_aux, NULL, NULL, NULL};
     *asg = v;
     return true;
 }
 
-/* Proves instance seed with be; the encoded proof into out. */
-static czk_err prove_with(czk_backend *be, keys *k, uint64_t seed, const czk_fr *r, const czk_fr *s,
-                          uint8_t out[CZK_PROOF_BYTES], czk_pool *pool, char *msg, size_t msglen) {
+/* Proves instance seed with be (pack: a, b, c given packed where they
+ * pack, *packed says whether any did; NULL: plain); the encoded proof into
+ * out. */
+static czk_err prove_packed(czk_backend *be, keys *k, uint64_t seed, const czk_fr *r, const czk_fr *s,
+                            uint8_t out[CZK_PROOF_BYTES], czk_pool *pool, bool *packed, char *msg, size_t msglen) {
     czk_assignment asg;
     if (!make_assignment(k, seed, &asg, pool)) return CZK_ERR_SYNTHESIS;
+    if (packed) {
+        if (czk_assignment_pack_abc(&asg, pool, NULL) != CZK_OK) {
+            czk_assignment_release(&asg);
+            return CZK_ERR_NO_MEMORY;
+        }
+        *packed = asg.a_packed || asg.b_packed || asg.c_packed;
+    }
     czk_backend_pending *p = NULL;
     czk_err e = czk_backend_start(be, &p, &k->params, &asg, r, s, msg, msglen);
     if (e != CZK_OK) return e;
-    if (asg.a || asg.b || asg.c) {
+    if (asg.a || asg.b || asg.c || asg.a_packed || asg.b_packed || asg.c_packed) {
         snprintf(msg, msglen, "a, b, c still held after start");
         czk_backend_destroy(be, p);
         return CZK_ERR_INVALID_ARGUMENT;
@@ -82,6 +92,11 @@ static czk_err prove_with(czk_backend *be, keys *k, uint64_t seed, const czk_fr 
     e = czk_backend_finish(be, p, &proof, msg, msglen);
     if (e == CZK_OK) czk_proof_encode(out, &proof);
     return e;
+}
+
+static czk_err prove_with(czk_backend *be, keys *k, uint64_t seed, const czk_fr *r, const czk_fr *s,
+                          uint8_t out[CZK_PROOF_BYTES], czk_pool *pool, char *msg, size_t msglen) {
+    return prove_packed(be, k, seed, r, s, out, pool, NULL, msg, msglen);
 }
 
 static bool verifies(keys *k, uint64_t seed, const uint8_t enc[CZK_PROOF_BYTES]) {
@@ -95,7 +110,9 @@ static bool verifies(keys *k, uint64_t seed, const uint8_t enc[CZK_PROOF_BYTES])
     return ok;
 }
 
-static void equal_to_cpu(keys *k, czk_backend *cpu, czk_backend *gpu, const char *label, czk_pool *pool) {
+/* try_packed: seed 2's a, b, c given packed */
+static void equal_to_cpu(keys *k, czk_backend *cpu, czk_backend *gpu, const char *label, bool try_packed,
+                         czk_pool *pool) {
     czk_rng rng;
     test_seed_rng(&rng, "test_gpu_backend");
     for (uint64_t seed = 1; seed <= 3; seed++) {
@@ -110,7 +127,17 @@ static void equal_to_cpu(keys *k, czk_backend *cpu, czk_backend *gpu, const char
         uint8_t pc[CZK_PROOF_BYTES], pg[CZK_PROOF_BYTES];
         czk_err e = prove_with(cpu, k, seed, &r, &s, pc, pool, msg, sizeof msg);
         CHECK_MSG(e == CZK_OK, "cpu %s: %s", k->c.id, msg);
-        e = prove_with(gpu, k, seed, &r, &s, pg, pool, msg, sizeof msg);
+        /* seed 2: a, b, c given packed (the synthetic circuits' pack, and
+         * then cross PCIe packed; the demo's stay plain) */
+        bool packed = false;
+        czk_backend_cuda_timings t0, t1;
+        czk_backend_cuda_timings_get(gpu, &t0);
+        e = prove_packed(gpu, k, seed, &r, &s, pg, pool, try_packed && seed == 2 ? &packed : NULL, msg, sizeof msg);
+        czk_backend_cuda_timings_get(gpu, &t1);
+        if (packed)
+            CHECK_MSG(t1.packed_chunks > t0.packed_chunks, "%s %s: packed a, b, c went up plain", label, k->c.id);
+        else if (!getenv("CZK_GPU_PACK"))
+            CHECK_MSG(t1.packed_chunks == t0.packed_chunks, "%s %s: plain a, b, c went up packed", label, k->c.id);
         CHECK_MSG(e == CZK_OK, "%s %s seed %llu: %s (%s)", label, k->c.id, (unsigned long long)seed, czk_err_str(e),
                   msg);
         if (e != CZK_OK) continue;
@@ -261,8 +288,8 @@ int main(void) {
             CHECK_MSG(false, "setup of %s failed", ids[i]);
             continue;
         }
-        equal_to_cpu(&k, cpu, gpu, "cuda", pool);
-        equal_to_cpu(&k, cpu, gpu_g2cpu, "cuda (B in G2 on the CPU)", pool);
+        equal_to_cpu(&k, cpu, gpu, "cuda", true, pool);
+        equal_to_cpu(&k, cpu, gpu_g2cpu, "cuda (B in G2 on the CPU)", false, pool);
         if (i == 2) {
             shared_backend(&k, cpu, gpu, pool);
             tiny_cap(&k);
@@ -277,11 +304,12 @@ int main(void) {
         free_keys(&k);
     }
     /* CZK_GPU_PACK=a or 1 (test_gpu_backend_pack_a): the synthetic circuits'
-     * a is mostly small values, so some upload went packed; unset, none */
+     * a is mostly small values, so plain uploads went packed too (the B in
+     * G2 on the CPU backend gets no packed assignments); unset, none there */
     czk_backend_cuda_timings t;
-    czk_backend_cuda_timings_get(gpu, &t);
+    czk_backend_cuda_timings_get(gpu_g2cpu, &t);
     const char *pack = getenv("CZK_GPU_PACK");
-    printf("upload chunks packed: %lu (CZK_GPU_PACK=%s)\n", t.packed_chunks, pack ? pack : "");
+    printf("upload chunks packed by plain uploads: %lu (CZK_GPU_PACK=%s)\n", t.packed_chunks, pack ? pack : "");
     if (pack && (pack[0] == 'a' || pack[0] == '1'))
         CHECK_MSG(t.packed_chunks > 0, "CZK_GPU_PACK=%s, but no upload went packed", pack);
     else

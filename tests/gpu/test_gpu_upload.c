@@ -1,5 +1,5 @@
 /* czk — the staged uploads (src/gpu/gpu.c) on the device: vectors of small
- * multiples of one go packed (src/gpu/fr_pack.c, unpacked by
+ * multiples of one go packed (src/r1cs/fr_pack.c, unpacked by
  * src/gpu/unpack.cu), others as they are, chunk by chunk; whatever the mix,
  * the vector on the device equals the host's, and is zero beyond it. Cases:
  * a few values, one chunk with few and with many escaped values, vectors
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/gpu/fr_pack.h"
+#include "czk/fr_pack.h"
 #include "../../src/gpu/gpu_stage.h"
 #include "czk/gpu.h"
 #include "czk/pool.h"

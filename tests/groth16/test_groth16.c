@@ -108,7 +108,7 @@ static void test_split_api(keys *k, czk_pool *pool) {
     CHECK(czk_mem_in_use(CZK_MEM_ABC) > 0);
     czk_assignment asg = {w.input, w.n_input, w.aux, w.n_aux, a, b, c,
                           k->key.r1cs.n_constraints + k->key.r1cs.n_inputs, &k->key.a_aux, &k->key.b_input,
-                          &k->key.b_aux};
+                          &k->key.b_aux, NULL, NULL, NULL};
     czk_pending *p;
     CHECK(czk_prove_start(&p, &k->params, &asg, &r, &s, pool, msg, sizeof msg) == CZK_OK);
     CHECK_MSG(czk_mem_in_use(CZK_MEM_ABC) == 0 && czk_mem_buffers(CZK_MEM_ABC) == 0,
@@ -131,7 +131,7 @@ static void test_split_api(keys *k, czk_pool *pool) {
     CHECK(czk_r1cs_eval_abc(&k->key.r1cs, &w, &a, &b, &c, pool) == CZK_OK);
     czk_assignment asgb = {w.input, w.n_input, w.aux, w.n_aux, a, b, c,
                            k->key.r1cs.n_constraints + k->key.r1cs.n_inputs, &k->key.a_aux, &k->key.b_input,
-                           &k->key.b_aux};
+                           &k->key.b_aux, NULL, NULL, NULL};
     czk_backend_pending *bp;
     czk_proof three;
     CHECK(czk_backend_start(be, &bp, &k->params, &asgb, &r, &s, msg, sizeof msg) == CZK_OK);
@@ -148,7 +148,7 @@ static void test_split_api(keys *k, czk_pool *pool) {
     CHECK(czk_r1cs_eval_abc(&k->key.r1cs, &w, &a, &b, &c, pool) == CZK_OK);
     czk_assignment asg2 = {w.input, w.n_input, w.aux, w.n_aux, a, b, c,
                            k->key.r1cs.n_constraints + k->key.r1cs.n_inputs, &k->key.a_aux, &k->key.b_input,
-                           &k->key.b_aux};
+                           &k->key.b_aux, NULL, NULL, NULL};
     CHECK(czk_prove_start(&p, &k->params, &asg2, &r, &s, pool, msg, sizeof msg) == CZK_OK);
     czk_pending_destroy(p);
     CHECK(all_in_flight_zero());
@@ -158,10 +158,92 @@ static void test_split_api(keys *k, czk_pool *pool) {
     CHECK(czk_r1cs_eval_abc(&k->key.r1cs, &w, &a, &b, &c, pool) == CZK_OK);
     czk_assignment asg3 = {w.input, w.n_input - 1, w.aux, w.n_aux, a, b, c,
                            k->key.r1cs.n_constraints + k->key.r1cs.n_inputs, &k->key.a_aux, &k->key.b_input,
-                           &k->key.b_aux};
+                           &k->key.b_aux, NULL, NULL, NULL};
     CHECK(czk_prove_start(&p, &k->params, &asg3, &r, &s, pool, msg, sizeof msg) == CZK_ERR_MISMATCH);
     CHECK(p == NULL);
     CHECK(all_in_flight_zero());
+}
+
+/* a, b, c packed (czk_assignment_pack_abc, what the engine keeps for a
+ * waiting partition): the same proof as plain ones, through czk_prove_start
+ * and the CPU backend; the packed bytes are fewer and freed by start; a
+ * half-packed assignment and a packed one of the wrong length. */
+static void test_packed_abc(keys *k, czk_pool *pool) {
+    char msg[512] = "";
+    czk_fr r, s;
+    czk_rng rng;
+    czk_rng_seed(&rng, 77);
+    czk_fr_random(&r, &rng);
+    czk_fr_random(&s, &rng);
+    czk_proof plain;
+    CHECK(czk_prove_instance(&plain, NULL, NULL, &k->params, &k->key, &k->c, 0, 3, &r, &s, pool, msg, sizeof msg) ==
+          CZK_OK);
+    uint8_t e1[CZK_PROOF_BYTES], e2[CZK_PROOF_BYTES];
+    czk_proof_encode(e1, &plain);
+    czk_backend *be;
+    CHECK(czk_backend_cpu_open(&be, pool) == CZK_OK);
+    for (int way = 0; way < 3; way++) {
+        czk_witness w;
+        czk_fr *a, *b, *c;
+        CHECK(czk_circuit_witness(&k->c, 0, 3, &w, msg, sizeof msg) == CZK_OK);
+        CHECK(czk_r1cs_eval_abc(&k->key.r1cs, &w, &a, &b, &c, pool) == CZK_OK);
+        czk_assignment asg = {w.input, w.n_input, w.aux, w.n_aux, a, b, c,
+                              k->key.r1cs.n_constraints + k->key.r1cs.n_inputs, &k->key.a_aux, &k->key.b_input,
+                              &k->key.b_aux, NULL, NULL, NULL};
+        const size_t before = czk_assignment_abc_bytes(&asg);
+        size_t saved = 0;
+        if (way == 2) { /* only b packed: a and c stay plain */
+            czk_fr *keep_a = asg.a, *keep_c = asg.c;
+            asg.a = asg.c = NULL;
+            CHECK(czk_assignment_pack_abc(&asg, NULL, &saved) == CZK_OK);
+            asg.a = keep_a, asg.c = keep_c;
+            CHECK(asg.b_packed && !asg.b && !asg.a_packed && !asg.c_packed);
+        } else {
+            CHECK(czk_assignment_pack_abc(&asg, pool, &saved) == CZK_OK);
+            CHECK(asg.a_packed && asg.b_packed && asg.c_packed && !asg.a && !asg.b && !asg.c);
+        }
+        CHECK_MSG(saved > 0 && czk_assignment_abc_bytes(&asg) == before - saved &&
+                      czk_mem_in_use(CZK_MEM_ABC) == czk_assignment_abc_bytes(&asg),
+                  "packing gave back %zu of %zu bytes", saved, before);
+        czk_proof got;
+        if (way == 1) {
+            czk_backend_pending *bp;
+            CHECK(czk_backend_start(be, &bp, &k->params, &asg, &r, &s, msg, sizeof msg) == CZK_OK);
+            CHECK(czk_mem_in_use(CZK_MEM_ABC) == 0 && !asg.a_packed && !asg.b_packed && !asg.c_packed);
+            CHECK(czk_backend_finish(be, bp, &got, msg, sizeof msg) == CZK_OK);
+        } else {
+            czk_pending *p;
+            CHECK(czk_prove_start(&p, &k->params, &asg, &r, &s, pool, msg, sizeof msg) == CZK_OK);
+            CHECK(czk_mem_in_use(CZK_MEM_ABC) == 0 && !asg.a_packed && !asg.b_packed && !asg.c_packed);
+            CHECK(czk_prove_finish(&got, p, pool, msg, sizeof msg) == CZK_OK);
+        }
+        czk_proof_encode(e2, &got);
+        CHECK_MSG(!memcmp(e1, e2, sizeof e1), "packed a, b, c (way %d): a different proof", way);
+        CHECK(all_in_flight_zero());
+    }
+    czk_backend_close(be);
+
+    /* both forms of a, or a packed vector of another length: refused, freed */
+    for (int bad = 0; bad < 2; bad++) {
+        czk_witness w;
+        czk_fr *a, *b, *c;
+        CHECK(czk_circuit_witness(&k->c, 0, 4, &w, msg, sizeof msg) == CZK_OK);
+        CHECK(czk_r1cs_eval_abc(&k->key.r1cs, &w, &a, &b, &c, pool) == CZK_OK);
+        const size_t n_abc = k->key.r1cs.n_constraints + k->key.r1cs.n_inputs;
+        czk_assignment asg = {w.input, w.n_input, w.aux, w.n_aux, a, b, c, n_abc, &k->key.a_aux, &k->key.b_input,
+                              &k->key.b_aux, NULL, NULL, NULL};
+        CHECK(czk_fr_packed_make(&asg.a_packed, a, bad ? n_abc - 1 : n_abc, CZK_MEM_ABC, pool) == CZK_OK &&
+              asg.a_packed);
+        if (bad) {
+            czk_mem_free(asg.a);
+            asg.a = NULL;
+        }
+        czk_pending *p = NULL;
+        msg[0] = 0;
+        CHECK(czk_prove_start(&p, &k->params, &asg, &r, &s, pool, msg, sizeof msg) == CZK_ERR_INVALID_ARGUMENT);
+        CHECK_MSG(p == NULL && msg[0], "bad %d: %s", bad, msg);
+        CHECK(all_in_flight_zero());
+    }
 }
 
 static void test_batch(keys *k, czk_pool *pool) {
@@ -280,6 +362,7 @@ int main(void) {
         have_prev = true;
     }
     if (have_prev) {
+        test_packed_abc(&prev, pool);
         test_batch(&prev, pool);
         free_keys(&prev);
     }

@@ -1,10 +1,11 @@
-/* czk — Fr vectors packed for the trip over PCIe (the staged uploads of
- * gpu.c, unpacked on the device by unpack.cu): a value that is k·1 for
- * |k| <= CZK_FR_PACK_SMALL (0 included) travels as one byte, any other value
- * as the escape byte plus its 32 bytes. In a SHA-256 circuit nearly every
- * value of a, b, c and of the witness is such a small multiple of one, so
- * the bytes to move shrink about 30-fold; for vectors of other values the
- * caller copies them as they are.
+/* czk — Fr vectors packed, for the trip over PCIe (the staged uploads of
+ * src/gpu/gpu.c, unpacked on the device by unpack.cu) and for keeping a
+ * partition's a, b, c between their evaluation and the prover
+ * (czk_fr_packed below): a value that is k·1 for |k| <= CZK_FR_PACK_SMALL
+ * (0 included) takes one byte, any other value the escape byte plus its 32
+ * bytes. In a SHA-256 circuit nearly every value of a, b, c and of the
+ * witness is such a small multiple of one, so the bytes shrink about
+ * 13- to 30-fold; vectors of other values are better kept as they are.
  *
  * The packed form of n values (n <= CZK_FR_PACK_MAX), in groups of
  * CZK_FR_PACK_GROUP values (G = ceil(n / GROUP)):
@@ -15,13 +16,15 @@
  *                        value of others
  *   czk_fr others[]      at byte czk_fr_pack_others_at(n), in value order
  * Everything is host byte order (little-endian) and 16-byte aligned. */
-#ifndef CZK_GPU_FR_PACK_H
-#define CZK_GPU_FR_PACK_H
+#ifndef CZK_FR_PACK_H
+#define CZK_FR_PACK_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "czk/fr.h"
+#include "czk/mem.h"
 #include "czk/pool.h"
 
 #define CZK_FR_PACK_SMALL 16
@@ -65,5 +68,38 @@ size_t czk_fr_pack(const czk_fr_pack_table *t, const czk_fr *src, size_t n, void
 /* The host's unpacking of czk_fr_pack's output (the reference for the
  * device's, and for tests): out[0 … n). */
 void czk_fr_unpack(const czk_fr_pack_table *t, const void *packed, size_t n, czk_fr *out);
+
+/* ---- packed vectors --------------------------------------------------------- */
+
+/* The table every packed vector uses, made at the first call. */
+const czk_fr_pack_table *czk_fr_pack_table_get(void);
+
+/* One chunk of a packed vector: values [off, off + n), n <= CZK_FR_PACK_MAX,
+ * in czk_fr_pack's form (packed) or as they are (its sample said most of
+ * them are not small); data is a czk_mem buffer of `bytes` bytes. */
+typedef struct {
+    size_t off, n, bytes;
+    bool packed;
+    void *data;
+} czk_fr_chunk;
+
+/* n values in chunks of CZK_FR_PACK_MAX (the last one shorter), each chunk
+ * as the GPU's staged uploads move it (one chunk, one pinned buffer). */
+typedef struct {
+    size_t n, n_chunks;
+    czk_fr_chunk *chunks;
+} czk_fr_packed;
+
+/* Packs src[0 … n) into *out (a czk_mem buffer of `tag`, its chunks too),
+ * on pool. When a sample of 64 values spread over src says that most of
+ * them are not small, nothing is made: *out = NULL and CZK_OK (src is
+ * better kept as it is). CZK_ERR_NO_MEMORY leaves *out NULL. */
+czk_err czk_fr_packed_make(czk_fr_packed **out, const czk_fr *src, size_t n, czk_mem_tag tag, czk_pool *pool);
+/* Frees v and its chunks (NULL is ignored). */
+void czk_fr_packed_free(czk_fr_packed *v);
+/* The bytes v holds (its chunks and itself). */
+size_t czk_fr_packed_bytes(const czk_fr_packed *v);
+/* out[0 … v->n) = the values, on pool (a chunk a task). */
+void czk_fr_packed_unpack(const czk_fr_packed *v, czk_fr *out, czk_pool *pool);
 
 #endif

@@ -1,6 +1,7 @@
-/* czk — Fr vectors packed for upload (fr_pack.h). */
-#include "fr_pack.h"
+/* czk — Fr vectors packed for upload and for storage (czk/fr_pack.h). */
+#include "czk/fr_pack.h"
 
+#include <pthread.h>
 #include <string.h>
 
 static unsigned slot_of(const czk_fr_pack_table *t, uint64_t low) { return (unsigned)((low * t->mul) >> 56); }
@@ -157,4 +158,106 @@ void czk_fr_unpack(const czk_fr_pack_table *t, const void *packed, size_t n, czk
         for (size_t i = lo; i < hi; i++)
             out[i] = code[i] == CZK_FR_PACK_ESC ? others[at++] : t->small[(int8_t)code[i] + CZK_FR_PACK_SMALL];
     }
+}
+
+/* ---- packed vectors ------------------------------------------------------------ */
+
+static czk_fr_pack_table pack_table;
+static pthread_once_t pack_table_once = PTHREAD_ONCE_INIT;
+static void pack_table_make(void) { czk_fr_pack_table_init(&pack_table); }
+
+const czk_fr_pack_table *czk_fr_pack_table_get(void) {
+    pthread_once(&pack_table_once, pack_table_make);
+    return &pack_table;
+}
+
+void czk_fr_packed_free(czk_fr_packed *v) {
+    if (!v) return;
+    for (size_t i = 0; v->chunks && i < v->n_chunks; i++) czk_mem_free(v->chunks[i].data);
+    czk_mem_free(v->chunks);
+    czk_mem_free(v);
+}
+
+size_t czk_fr_packed_bytes(const czk_fr_packed *v) {
+    if (!v) return 0;
+    size_t b = czk_mem_size(v) + czk_mem_size(v->chunks);
+    for (size_t i = 0; i < v->n_chunks; i++) b += czk_mem_size(v->chunks[i].data);
+    return b;
+}
+
+czk_err czk_fr_packed_make(czk_fr_packed **out, const czk_fr *src, size_t n, czk_mem_tag tag, czk_pool *pool) {
+    *out = NULL;
+    const czk_fr_pack_table *t = czk_fr_pack_table_get();
+    if (n == 0) return CZK_OK;
+    /* the same test as each chunk's, over the whole vector first */
+    unsigned other = 0, samples = n < 64 ? (unsigned)n : 64;
+    for (unsigned s = 0; s < samples; s++) other += code_of(t, &src[n * s / samples]) == CZK_FR_PACK_ESC;
+    if (2 * other > samples) return CZK_OK;
+    const size_t nc = (n + CZK_FR_PACK_MAX - 1) / CZK_FR_PACK_MAX;
+    const size_t cap = czk_fr_pack_others_at(CZK_FR_PACK_MAX) + CZK_FR_PACK_MAX * sizeof(czk_fr);
+    czk_fr_packed *v = czk_mem_alloc(sizeof *v, tag);
+    void *scratch = NULL;
+    if (!v || !(v->chunks = czk_mem_alloc(nc * sizeof *v->chunks, tag))) goto oom;
+    v->n = n;
+    /* one chunk at a time through a scratch buffer of the worst case, then
+     * into a buffer of its size (the packing itself runs on the pool) */
+    if (!(scratch = czk_mem_alloc(n < CZK_FR_PACK_MAX ? czk_fr_pack_others_at(n) + n * sizeof(czk_fr) : cap, tag)))
+        goto oom;
+    for (size_t i = 0; i < nc; i++) {
+        czk_fr_chunk *c = &v->chunks[i];
+        c->off = i * CZK_FR_PACK_MAX;
+        c->n = n - c->off < CZK_FR_PACK_MAX ? n - c->off : CZK_FR_PACK_MAX;
+        const size_t bytes = czk_fr_pack(t, src + c->off, c->n, scratch, czk_mem_size(scratch), pool);
+        c->packed = bytes != 0;
+        c->bytes = c->packed ? bytes : c->n * sizeof(czk_fr);
+        if (!(c->data = czk_mem_alloc(c->bytes, tag))) goto oom;
+        memcpy(c->data, c->packed ? scratch : (const void *)(src + c->off), c->bytes);
+        v->n_chunks = i + 1;
+    }
+    czk_mem_free(scratch);
+    *out = v;
+    return CZK_OK;
+oom:
+    czk_mem_free(scratch);
+    czk_fr_packed_free(v);
+    return CZK_ERR_NO_MEMORY;
+}
+
+/* the groups of a full chunk: every chunk but the last is full */
+#define CHUNK_GROUPS (CZK_FR_PACK_MAX / CZK_FR_PACK_GROUP)
+
+typedef struct {
+    const czk_fr_packed *v;
+    const czk_fr_pack_table *t;
+    czk_fr *out;
+} unpack_job;
+
+/* groups [begin, end) of the whole vector: group g is group g mod
+ * CHUNK_GROUPS of chunk g / CHUNK_GROUPS */
+static void unpack_groups(void *ctx, size_t begin, size_t end, int worker) {
+    (void)worker;
+    const unpack_job *j = ctx;
+    for (size_t g = begin; g < end; g++) {
+        const czk_fr_chunk *c = &j->v->chunks[g / CHUNK_GROUPS];
+        const size_t lg = g % CHUNK_GROUPS, lo = lg * CZK_FR_PACK_GROUP;
+        if (lo >= c->n) continue;
+        const size_t hi = lo + CZK_FR_PACK_GROUP < c->n ? lo + CZK_FR_PACK_GROUP : c->n;
+        czk_fr *out = j->out + c->off;
+        if (!c->packed) {
+            memcpy(out + lo, (const czk_fr *)c->data + lo, (hi - lo) * sizeof(czk_fr));
+            continue;
+        }
+        const uint32_t *first = c->data;
+        const uint8_t *code = (const uint8_t *)c->data + czk_fr_pack_codes_at(c->n);
+        const czk_fr *others = (const czk_fr *)(const void *)((const uint8_t *)c->data + czk_fr_pack_others_at(c->n));
+        uint32_t at = first[lg];
+        for (size_t i = lo; i < hi; i++)
+            out[i] = code[i] == CZK_FR_PACK_ESC ? others[at++] : j->t->small[(int8_t)code[i] + CZK_FR_PACK_SMALL];
+    }
+}
+
+void czk_fr_packed_unpack(const czk_fr_packed *v, czk_fr *out, czk_pool *pool) {
+    if (!v || !v->n_chunks) return;
+    unpack_job j = {v, czk_fr_pack_table_get(), out};
+    czk_pool_run(pool, v->n_chunks * CHUNK_GROUPS, 64, unpack_groups, &j);
 }

@@ -1,15 +1,18 @@
-/* czk — the packing of Fr vectors for upload (src/gpu/fr_pack.c), on the
+/* czk — the packing of Fr vectors for upload (src/r1cs/fr_pack.c), on the
  * host: packed and unpacked again, every vector comes back exactly, on
  * mixes of small multiples of one and other values, at the group edges, on
  * a pool and without one (the same bytes), with values that share a small
  * value's low limb only, and in the worst case that still packs (every
  * value escaped but the sampled ones), which must fit the 64 MiB staging
- * buffer. The device's unpacking (src/gpu/unpack.cu) is checked against
- * the CPU by the GPU tests. */
+ * buffer. Packed vectors (czk_fr_packed): several chunks, one of them of
+ * other values (kept as it is), the last one short, come back exactly on
+ * a pool and without one, their chunks and bytes are counted, and a vector
+ * of mostly other values is not packed. The device's unpacking
+ * (src/gpu/unpack.cu) is checked against the CPU by the GPU tests. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/gpu/fr_pack.h"
+#include "czk/fr_pack.h"
 #include "czk/pool.h"
 #include "test.h"
 
@@ -122,6 +125,53 @@ int main(void) {
         CHECK(cap_for(n) <= ((size_t)64 << 20));
         roundtrip(v, n, pool, "worst case");
         free(v);
+    }
+    /* packed vectors: chunk 1 of 3 mostly other values, the last one short */
+    {
+        const size_t n = 2 * CZK_FR_PACK_MAX + 12345, in_use0 = czk_mem_in_use(CZK_MEM_ABC);
+        czk_fr *v = malloc(n * sizeof *v), *back = malloc(n * sizeof *back);
+        fill(&rng, v, n, 3);
+        fill(&rng, v + CZK_FR_PACK_MAX, CZK_FR_PACK_MAX, 900);
+        czk_fr_packed *p = NULL;
+        CHECK(czk_fr_packed_make(&p, v, n, CZK_MEM_ABC, pool) == CZK_OK && p);
+        if (p) {
+            CHECK_MSG(p->n == n && p->n_chunks == 3, "%zu values in %zu chunks", p->n, p->n_chunks);
+            CHECK(p->chunks[0].packed && !p->chunks[1].packed && p->chunks[2].packed);
+            CHECK(p->chunks[2].off == 2 * CZK_FR_PACK_MAX && p->chunks[2].n == 12345);
+            const size_t bytes = czk_fr_packed_bytes(p);
+            /* the plain chunk, and about a byte a value for the others */
+            CHECK_MSG(bytes > CZK_FR_PACK_MAX * sizeof(czk_fr) &&
+                          bytes < CZK_FR_PACK_MAX * sizeof(czk_fr) + 2 * (n - CZK_FR_PACK_MAX),
+                      "%zu bytes", bytes);
+            CHECK(czk_mem_in_use(CZK_MEM_ABC) - in_use0 == bytes);
+            for (int with_pool = 0; with_pool < 2; with_pool++) {
+                memset(back, 0x77, n * sizeof *back);
+                czk_fr_packed_unpack(p, back, with_pool ? pool : NULL);
+                CHECK_MSG(memcmp(back, v, n * sizeof *v) == 0, "packed vector (pool %d) does not come back",
+                          with_pool);
+            }
+            czk_fr_packed_free(p);
+        }
+        CHECK(czk_mem_in_use(CZK_MEM_ABC) == in_use0);
+        /* small vectors, one value and one group edge */
+        const size_t lens[] = {1, 63, 64, CZK_FR_PACK_GROUP, CZK_FR_PACK_GROUP + 1, 5000};
+        for (size_t i = 0; i < sizeof lens / sizeof *lens; i++) {
+            fill(&rng, v, lens[i], 100);
+            v[0] = T.small[CZK_FR_PACK_SMALL]; /* a one-value vector still packs */
+            CHECK(czk_fr_packed_make(&p, v, lens[i], CZK_MEM_ABC, NULL) == CZK_OK && p);
+            if (!p) continue;
+            czk_fr_packed_unpack(p, back, pool);
+            CHECK_MSG(memcmp(back, v, lens[i] * sizeof *v) == 0, "n=%zu does not come back", lens[i]);
+            czk_fr_packed_free(p);
+        }
+        /* mostly other values: not packed, nothing held */
+        fill(&rng, v, 100000, 900);
+        p = (czk_fr_packed *)v;
+        CHECK(czk_fr_packed_make(&p, v, 100000, CZK_MEM_ABC, pool) == CZK_OK && !p);
+        CHECK(czk_fr_packed_make(&p, v, 0, CZK_MEM_ABC, pool) == CZK_OK && !p);
+        CHECK(czk_mem_in_use(CZK_MEM_ABC) == in_use0);
+        free(v);
+        free(back);
     }
     czk_pool_destroy(pool);
     printf("test_fr_pack: %d failures\n", test_failures);
