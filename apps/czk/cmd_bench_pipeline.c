@@ -71,7 +71,7 @@ static bool parse_int(const char *s, const char *name, long lo, long hi, long *o
 
 int cmd_bench_pipeline(int argc, char **argv) {
     static const char *const known[] = {"circuit", "params", "jobs", "partitions", "pw", "gw", "budget", "backend",
-                                        "threads", NULL};
+                                        "threads", "pack-abc", NULL};
     /* --json takes no value: take it out before parsing */
     bool json = false;
     char **av = calloc((size_t)argc + 1, sizeof *av);
@@ -98,6 +98,11 @@ int cmd_bench_pipeline(int argc, char **argv) {
     if (cli_get(&a, "budget") && !parse_size(cli_get(&a, "budget"), &budget)) {
         fprintf(stderr, "czk bench pipeline: --budget must be a size such as 64G or 512MiB, not '%s'\n",
                 cli_get(&a, "budget"));
+        return CLI_USAGE;
+    }
+    const char *pk = cli_get(&a, "pack-abc");
+    if (pk && strcmp(pk, "yes") && strcmp(pk, "no")) {
+        fprintf(stderr, "czk bench pipeline: --pack-abc is yes or no, not '%s'\n", pk);
         return CLI_USAGE;
     }
     if (bk && strcmp(bk, "cpu") && strcmp(bk, "cuda")) {
@@ -133,6 +138,7 @@ int cmd_bench_pipeline(int argc, char **argv) {
     cfg.budget_bytes = budget;
     cfg.partition_workers = (int)pw;
     cfg.gpu_workers = (int)gw;
+    cfg.pack_abc = pk && !strcmp(pk, "yes");
     cfg.threads = (int)threads;
     czk_engine *eng = NULL;
     int rc = CLI_FAIL;
@@ -218,6 +224,7 @@ int cmd_bench_pipeline(int argc, char **argv) {
         json_object_set_new(o, "pw", json_integer(pw));
         json_object_set_new(o, "gw", json_integer(gw));
         json_object_set_new(o, "threads", json_integer(threads));
+        json_object_set_new(o, "pack_abc", json_boolean(cfg.pack_abc));
         json_object_set_new(o, "proofs", json_integer((json_int_t)expected));
         json_object_set_new(o, "proofs_verified", json_integer((json_int_t)verified));
         json_object_set_new(o, "jobs_failed", json_integer((json_int_t)failed));
@@ -233,6 +240,7 @@ int cmd_bench_pipeline(int argc, char **argv) {
         json_object_set_new(o, "partition_estimate_bytes", json_integer((json_int_t)estimate));
         json_object_set_new(o, "peak_reserved_bytes", json_integer((json_int_t)s.budget_high_water));
         json_object_set_new(o, "peak_rss_bytes", json_integer((json_int_t)rss));
+        json_object_set_new(o, "abc_high_water_bytes", json_integer((json_int_t)czk_mem_high_water(CZK_MEM_ABC)));
         for (int f = 0; f < CZK_FLIGHT__COUNT; f++)
             json_object_set_new(ctr, czk_flight_name((czk_flight)f), json_integer(s.now[f]));
         json_object_set_new(o, "counters_at_end", ctr);
@@ -245,8 +253,8 @@ int cmd_bench_pipeline(int argc, char **argv) {
         if (str) printf("%s\n", str);
         free(str);
     } else {
-        printf("pipeline %s: %ld jobs × %ld partitions, pw %ld, gw %ld, backend %s\n", id, jobs, parts, pw, gw,
-               backend_name);
+        printf("pipeline %s: %ld jobs × %ld partitions, pw %ld, gw %ld, backend %s%s\n", id, jobs, parts, pw, gw,
+               backend_name, cfg.pack_abc ? ", a, b, c kept packed" : "");
         printf("  proofs verified      %zu / %zu\n", verified, expected);
         printf("  s/proof              %.4f steady state, %.4f with fill and drain (wall %.3f s)\n", steady, overall,
                wall);
@@ -256,7 +264,8 @@ int cmd_bench_pipeline(int argc, char **argv) {
         printf("  budget               %.1f MiB; resident %.1f MiB; one partition %.1f MiB; peak reserved %.1f MiB\n",
                s.budget_total / 1048576.0, s.budget_resident / 1048576.0, estimate / 1048576.0,
                s.budget_high_water / 1048576.0);
-        printf("  peak RSS             %.1f MiB\n", rss / 1048576.0);
+        printf("  peak RSS             %.1f MiB; a, b, c at most %.1f MiB at once\n", rss / 1048576.0,
+               czk_mem_high_water(CZK_MEM_ABC) / 1048576.0);
         printf("  counters at end     ");
         for (int f = 0; f < CZK_FLIGHT__COUNT; f++) printf(" %s=%lld", czk_flight_name((czk_flight)f), (long long)s.now[f]);
         printf("\n");

@@ -26,6 +26,10 @@ typedef struct {
      * backend's resident bases). NULL when the backend keeps nothing. */
     void (*forget)(czk_backend *be, const czk_params *params);
     void (*close)(czk_backend *be);
+    /* start takes packed a, b, c (czk_assignment's a_packed …) without
+     * making them plain on the host (the CUDA backend uploads them packed),
+     * so a partition that keeps them packed needs only their packed bytes */
+    bool packed_abc;
 } czk_backend_ops;
 
 struct czk_backend {

@@ -68,6 +68,10 @@ typedef struct {
     int gpu_queue_capacity;     /* >= 1; 0: one per GPU worker */
     int threads;                /* the engine's czk_pool (SpMV, NTT, MSM); <= 0: one per CPU */
     bool verify_results;        /* czk_verify every partition proof before a job is done */
+    bool pack_abc;              /* keep each partition's a, b, c packed (czk/fr_pack.h) from their
+                                   evaluation to the backend's start; where the backend takes
+                                   them packed (czk_backend_ops.packed_abc), the partition's
+                                   reservation shrinks by the bytes that gave back */
     size_t result_keep_count;   /* finished results kept at most (0: 1024) */
     long result_keep_ms;        /* ... and for at most this long after they ended (0: 10 minutes) */
     czk_backend *backend;       /* NULL: the CPU backend on the engine's pool. Borrowed: the

@@ -105,6 +105,7 @@ typedef struct eng_part {
     czk_reservation res;
     czk_witness w;
     czk_fr *a, *b, *c;
+    czk_fr_packed *a_packed, *b_packed, *c_packed; /* in place of a, b, c (czk_engine_config.pack_abc) */
     czk_backend_pending *pending;
     czk_proof proof;
     bool has_witness;  /* a witness buffer is alive (in w, or inside the pending handle) */

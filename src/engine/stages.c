@@ -53,7 +53,11 @@ static void free_abc(czk_engine *e, eng_part *p) {
     czk_mem_free(p->a);
     czk_mem_free(p->b);
     czk_mem_free(p->c);
+    czk_fr_packed_free(p->a_packed);
+    czk_fr_packed_free(p->b_packed);
+    czk_fr_packed_free(p->c_packed);
     p->a = p->b = p->c = NULL;
+    p->a_packed = p->b_packed = p->c_packed = NULL;
     p->has_abc = false;
     flight(e, CZK_FLIGHT_ABC, -1);
 }
@@ -164,6 +168,17 @@ static bool synthesize(czk_engine *e, eng_part *p, const eng_circuit *c) {
         part_fail(e, p, err, "evaluating a, b, c failed: %s (witness %zu inputs, %zu aux; circuit %zu, %zu)",
                   czk_err_str(err), p->w.n_input, p->w.n_aux, c->key.r1cs.n_inputs, c->key.r1cs.n_aux);
         return false;
+    }
+    if (e->cfg.pack_abc) {
+        /* packing fails only for memory: then they stay as they are */
+        czk_assignment t = {
+            .a = p->a, .b = p->b, .c = p->c, .n_abc = c->key.r1cs.n_constraints + c->key.r1cs.n_inputs};
+        size_t saved = 0;
+        (void)czk_assignment_pack_abc(&t, e->pool, &saved);
+        p->a = t.a, p->b = t.b, p->c = t.c;
+        p->a_packed = t.a_packed, p->b_packed = t.b_packed, p->c_packed = t.c_packed;
+        if (saved && e->backend->ops->packed_abc && p->res.bytes > saved)
+            czk_budget_shrink(&p->res, p->res.bytes - saved);
     }
     p->has_abc = true;
     flight(e, CZK_FLIGHT_ABC, 1);
@@ -277,6 +292,9 @@ void *eng_gpu_worker(void *arg) {
             .a = p->a,
             .b = p->b,
             .c = p->c,
+            .a_packed = p->a_packed,
+            .b_packed = p->b_packed,
+            .c_packed = p->c_packed,
             .n_abc = c->key.r1cs.n_constraints + c->key.r1cs.n_inputs,
             .a_aux_density = &c->key.a_aux,
             .b_input_density = &c->key.b_input,
@@ -284,6 +302,7 @@ void *eng_gpu_worker(void *arg) {
         };
         /* start owns every buffer from here on */
         p->a = p->b = p->c = NULL;
+        p->a_packed = p->b_packed = p->c_packed = NULL;
         memset(&p->w, 0, sizeof p->w);
         char m[400] = "";
         flight(e, CZK_FLIGHT_GPU, 1);

@@ -679,7 +679,7 @@ static void cuda_close(czk_backend *be) {
 }
 
 static const czk_backend_ops CUDA_OPS = {"cuda", cuda_start, cuda_pending_bytes, cuda_finish, cuda_destroy,
-                                         cuda_forget, cuda_close};
+                                         cuda_forget, cuda_close, true};
 
 czk_err czk_backend_cuda_open(czk_backend **out, const czk_backend_cuda_config *cfg, char *msg, size_t msglen) {
     *out = NULL;

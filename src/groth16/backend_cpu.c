@@ -36,7 +36,8 @@ static void cpu_close(czk_backend *be) {
     free(be);
 }
 
-static const czk_backend_ops CPU_OPS = {"cpu", cpu_start, cpu_pending_bytes, cpu_finish, cpu_destroy, NULL, cpu_close};
+static const czk_backend_ops CPU_OPS = {"cpu", cpu_start, cpu_pending_bytes, cpu_finish, cpu_destroy, NULL,
+                                        cpu_close, false};
 
 czk_err czk_backend_cpu_open(czk_backend **out, czk_pool *pool) {
     *out = NULL;

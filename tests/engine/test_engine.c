@@ -96,7 +96,7 @@ static void slow_close(czk_backend *be) {
     czk_backend_close(x->cpu);
 }
 static const czk_backend_ops SLOW_OPS = {"slow-cpu", slow_start, slow_pending_bytes, slow_finish, slow_destroy, NULL,
-                                         slow_close};
+                                         slow_close, false};
 
 /* ---- helpers ------------------------------------------------------------------------ */
 
@@ -154,9 +154,12 @@ static bool add_circuit(czk_engine *e, const char *base, const char *id, size_t 
     return true;
 }
 
+static bool engine_pack_abc; /* make_engine's config.pack_abc */
+
 static czk_engine *make_engine(int pw, int gw, int ft, int cap, czk_backend *be, const char *faults) {
     czk_engine_config cfg;
     czk_engine_config_default(&cfg);
+    cfg.pack_abc = engine_pack_abc;
     cfg.budget_bytes = (size_t)512 << 20;
     cfg.partition_workers = pw;
     cfg.gpu_workers = gw;
@@ -543,6 +546,54 @@ out:
     czk_backend_close(be);
 }
 
+/* pack_abc: with starts held (1 partition at the start gate, 1 queued, 2
+ * synthesized and waiting), the 4 partitions' a, b, c take a fraction of
+ * their plain bytes, the reservations shrink only where the backend takes
+ * them packed, and every proof verifies. */
+static void test_packed_abc(void) {
+    static czk_backend_ops ops[3];
+    size_t abc[3] = {0}, reserved[3] = {0};
+    for (int way = 0; way < 3; way++) { /* plain; packed, CPU-like backend; packed, backend takes them */
+        slow_impl x;
+        czk_backend *be = slow_open(&x);
+        ops[way] = SLOW_OPS;
+        ops[way].packed_abc = way == 2;
+        be->ops = &ops[way];
+        engine_pack_abc = way > 0;
+        czk_engine *e = make_engine(2, 1, 1, 1, be, NULL);
+        engine_pack_abc = false;
+        if (!e || !add_circuit(e, "synthetic-10", "syn10-packed", 1, false)) goto out;
+        gate_set(&x.start, false);
+        uint64_t jobs[6];
+        for (int i = 0; i < 6; i++) jobs[i] = submit(e, NULL, "syn10-packed", 50 + (uint64_t)i, CZK_PRIO_NORMAL);
+        gate_wait_waiting(&x.start, 1);
+        CHECK(czk_engine_wait_flight(e, CZK_FLIGHT_ABC, 4, WAIT_MS) == CZK_OK);
+        czk_engine_stats s;
+        czk_engine_stats_get(e, &s);
+        abc[way] = s.mem_in_use[CZK_MEM_ABC];
+        reserved[way] = s.budget_reserved - s.budget_resident;
+        gate_set(&x.start, true);
+        for (int i = 0; i < 6; i++) {
+            czk_job_result r;
+            czk_err err = await_job(e, jobs[i], &r);
+            CHECK_MSG(err == CZK_OK && r.status == CZK_JOB_DONE, "way %d job %d: %s", way, i, r.message);
+            if (err == CZK_OK) check_proofs(&r);
+            czk_job_result_free(&r);
+        }
+        check_idle(e, "after the packed a, b, c");
+    out:
+        czk_engine_destroy(e);
+        czk_backend_close(be);
+    }
+    printf("  a, b, c of 4 waiting partitions: %zu bytes plain, %zu packed; reserved %zu, %zu, %zu bytes\n", abc[0],
+           abc[1], reserved[0], reserved[1], reserved[2]);
+    CHECK_MSG(abc[1] > 0 && 4 * abc[1] < abc[0] && 4 * abc[2] < abc[0], "a, b, c bytes: %zu plain, %zu and %zu packed",
+              abc[0], abc[1], abc[2]);
+    CHECK_MSG(reserved[1] == reserved[0] && reserved[2] < reserved[0] && reserved[0] - reserved[2] >= abc[0] - abc[2] - abc[0] / 4,
+              "reserved: %zu plain, %zu packed, %zu packed with a backend that takes them", reserved[0], reserved[1],
+              reserved[2]);
+}
+
 /* Request ids, expiry, refusals, eviction. */
 static void test_requests(void) {
     czk_engine_config cfg;
@@ -687,6 +738,7 @@ int main(void) {
     test_events();
     test_cancel();
     test_flight_bound();
+    test_packed_abc();
     test_priority();
     test_shutdown();
     test_many_jobs(&rng);
