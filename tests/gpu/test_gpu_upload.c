@@ -4,7 +4,9 @@
  * the vector on the device equals the host's, and is zero beyond it. Cases:
  * a few values, one chunk with few and with many escaped values, vectors
  * whose chunks go one packed and one not (both orders), several chunks,
- * with a pool and without (packing switched on with CZK_GPU_PACK=1). SKIP
+ * with a pool and without (packing switched on with CZK_GPU_PACK=1); then
+ * vectors packed on the host first (czk_fr_packed), whose packed chunks go
+ * packed also through a stager opened without CZK_GPU_PACK. SKIP
  * without a device. */
 #include <stdlib.h>
 #include <string.h>
@@ -25,15 +27,28 @@ static void fill(czk_rng *rng, czk_fr *v, size_t lo, size_t hi, unsigned p_other
     }
 }
 
-/* uploads src[0, n) into a vector of n + extra through st, checks it back */
-static void check_upload(czk_gpu *g, czk_gpu_stager *st, czk_pool *pool, const czk_fr *src, size_t n, size_t extra,
-                         const char *what) {
+/* uploads src[0, n) into a vector of n + extra through st (pre_packed:
+ * packed on the host first, czk_fr_packed), checks it back */
+static void check_upload_as(czk_gpu *g, czk_gpu_stager *st, czk_pool *pool, const czk_fr *src, size_t n,
+                            size_t extra, bool pre_packed, const char *what) {
     char msg[256] = "";
     czk_gpu_vec *v = NULL;
     czk_err e = czk_gpu_vec_alloc(g, n + extra, &v, msg, sizeof msg);
     CHECK_MSG(e == CZK_OK, "%s: %s", what, msg);
     if (e != CZK_OK) return;
-    e = czk_gpu_vec_upload_via(st, v, src, n, pool, msg, sizeof msg);
+    if (pre_packed) {
+        czk_fr_packed *p = NULL;
+        CHECK(czk_fr_packed_make(&p, src, n, CZK_MEM_ABC, pool) == CZK_OK && p);
+        const size_t before = czk_gpu_stager_chunks_packed(st);
+        e = p ? czk_gpu_vec_upload_packed_via(st, v, p, msg, sizeof msg) : CZK_ERR_INVALID_ARGUMENT;
+        size_t want = 0;
+        for (size_t i = 0; p && i < p->n_chunks; i++) want += p->chunks[i].packed;
+        CHECK_MSG(czk_gpu_stager_chunks_packed(st) - before == want, "%s: %zu of %zu packed chunks went packed",
+                  what, czk_gpu_stager_chunks_packed(st) - before, want);
+        czk_fr_packed_free(p);
+    } else {
+        e = czk_gpu_vec_upload_via(st, v, src, n, pool, msg, sizeof msg);
+    }
     CHECK_MSG(e == CZK_OK, "%s: upload: %s", what, msg);
     czk_fr *back = malloc((n + extra) * sizeof *back);
     memset(back, 0x77, (n + extra) * sizeof *back);
@@ -45,6 +60,11 @@ static void check_upload(czk_gpu *g, czk_gpu_stager *st, czk_pool *pool, const c
     CHECK_MSG(bad == 0, "%s: %zu of %zu values differ", what, bad, n + extra);
     free(back);
     czk_gpu_vec_free(v);
+}
+
+static void check_upload(czk_gpu *g, czk_gpu_stager *st, czk_pool *pool, const czk_fr *src, size_t n, size_t extra,
+                         const char *what) {
+    check_upload_as(g, st, pool, src, n, extra, false, what);
 }
 
 int main(void) {
@@ -87,6 +107,22 @@ int main(void) {
               czk_gpu_stager_chunks_packed(st) - packed0);
     fill(&rng, v, 0, big, 100);
     check_upload(g, st, pool, v, big, 3, "three chunks, 10 % other");
+    /* vectors packed on the host first (czk_fr_packed), through this
+     * stager and through one opened without CZK_GPU_PACK (its device
+     * buffers for packed chunks are made at the first such upload) */
+    czk_gpu_stager *plain = NULL;
+    unsetenv("CZK_GPU_PACK");
+    CHECK(czk_gpu_stager_open(g, &plain, msg, sizeof msg) == CZK_OK);
+    for (int s = 0; s < 2 && plain; s++) {
+        czk_gpu_stager *via = s ? plain : st;
+        fill(&rng, v, 0, M, 2);
+        fill(&rng, v, M, 2 * M, 1000);
+        fill(&rng, v, 2 * M, big, 5);
+        check_upload_as(g, via, pool, v, big, 11, true, "packed on the host: packed, raw, packed chunks");
+        fill(&rng, v, 0, 777, 1);
+        check_upload_as(g, via, NULL, v, 777, 0, true, "packed on the host: 777 values");
+    }
+    czk_gpu_stager_close(plain);
     free(v);
     czk_gpu_stager_close(st);
     czk_pool_destroy(pool);
