@@ -104,6 +104,7 @@ int main(int argc, char **argv) {
     sc.engine.partition_workers = dc.partition_workers;
     sc.engine.gpu_workers = dc.gpu_workers_per_device * devices;
     sc.engine.threads = dc.synthesis_threads;
+    sc.engine.pack_abc = dc.pack_abc;
     sc.engine.backend = be;
 
     czk_service *svc = NULL;
@@ -130,9 +131,10 @@ int main(int argc, char **argv) {
             char http_port[32] = "";
             if (http) snprintf(http_port, sizeof http_port, " (port %d)", czk_http_port(http));
             czk_log_info("czkd ready: gRPC on %s (port %d), status page %s%s, backend %s, budget %.1f GiB, pw %d, "
-                         "gw %d",
+                         "gw %d%s",
                          dc.listen, czk_grpc_server_port(grpc), http ? dc.status_listen : "off", http_port, be_name,
-                         (double)st.budget_total / 1073741824.0, st.partition_workers, st.gpu_workers);
+                         (double)st.budget_total / 1073741824.0, st.partition_workers, st.gpu_workers,
+                         dc.pack_abc ? ", a, b, c kept packed" : "");
             czk_service_status_free(&ss);
         }
     }

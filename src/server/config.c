@@ -280,6 +280,11 @@ static czk_err k_threads(czk_daemon_config *c, const czk_toml_value *v, char *wh
     if (!e) c->synthesis_threads = (int)x;
     return e;
 }
+static czk_err k_pack_abc(czk_daemon_config *c, const czk_toml_value *v, char *why, size_t wl) {
+    czk_err e = want(v, CZK_TOML_BOOL, why, wl);
+    if (!e) c->pack_abc = v->b;
+    return e;
+}
 static czk_err k_level(czk_daemon_config *c, const czk_toml_value *v, char *why, size_t wl) {
     czk_err e = want(v, CZK_TOML_STRING, why, wl);
     return e ? e : czk_log_level_parse(&c->log_level, v->s, why, wl);
@@ -298,6 +303,7 @@ static const key_handler KEYS[] = {
     {"gpus.gpu_workers_per_device", k_gw},
     {"synthesis.threads", k_threads},
     {"synthesis.partition_workers", k_pw},
+    {"synthesis.pack_abc", k_pack_abc},
     {"srs.param_cache", k_param_cache},
     {"logging.level", k_level},
 };
