@@ -520,7 +520,7 @@ static void prestage(cuda_backend *cb, const czk_params *params, czk_assignment 
         const size_t cap = czk_gpu_mem_cap(cb->gpu), used = czk_gpu_mem_used(cb->gpu);
         if (used > cap || cap - used < vec + work) break;
         if (czk_gpu_vec_alloc(cb->gpu, dom->n, &pre[k], NULL, 0) != CZK_OK) break;
-        const czk_err ue = *psrc[k] ? czk_gpu_vec_upload_packed_via(st, pre[k], *psrc[k], NULL, 0)
+        const czk_err ue = *psrc[k] ? czk_gpu_vec_upload_packed_via(st, pre[k], *psrc[k], cb->cfg.pool, NULL, 0)
                                     : czk_gpu_vec_upload_via(st, pre[k], *src[k], asg->n_abc, cb->cfg.pool, NULL, 0);
         if (ue != CZK_OK) {
             czk_gpu_vec_free(pre[k]);

@@ -953,22 +953,25 @@ static czk_err stage_copy_fr(czk_gpu_stager *st, czk_fr *dst, const czk_fr *src,
  * the device (as stage_copy_fr's), its plain chunks as stage_copy's. Where
  * the device has no room for the packed chunks' buffers, the host unpacks
  * each chunk into the pinned buffer and it goes plain. */
-static czk_err stage_packed(czk_gpu_stager *st, czk_fr *dst, const czk_fr_packed *src, char *msg, size_t msglen) {
+static czk_err stage_packed(czk_gpu_stager *st, czk_fr *dst, const czk_fr_packed *src, czk_pool *pool, char *msg,
+                            size_t msglen) {
     czk_err e = stager_packed_buffers(st, msg, msglen);
     int slot = 0;
     for (size_t i = 0; i < src->n_chunks && e == CZK_OK; i++, slot ^= 1) {
         const czk_fr_chunk *c = &src->chunks[i];
         CK(cudaEventSynchronize(st->pin_ev[slot]), "the staged upload");
-        if (c->packed && st->packed) {
+        if (!c->packed) { /* as stage_copy's chunks: copied on the pool */
+            e = stage_chunk(st, slot, dst + c->off, c->data, c->bytes, pool, msg, msglen);
+        } else if (st->packed) {
             memcpy(st->pin[slot], c->data, c->bytes);
             e = stage_packed_chunk(st, slot, dst + c->off, c->n, c->bytes, msg, msglen);
-            continue;
+        } else {
+            czk_fr_unpack(czk_fr_pack_table_get(), c->data, c->n, st->pin[slot]);
+            const size_t len = c->n * sizeof(czk_fr);
+            CK(cudaMemcpyAsync(dst + c->off, st->pin[slot], len, cudaMemcpyHostToDevice, st->copy),
+               "the staged upload");
+            CK(cudaEventRecord(st->pin_ev[slot], st->copy), "the staged upload");
         }
-        if (c->packed) czk_fr_unpack(czk_fr_pack_table_get(), c->data, c->n, st->pin[slot]);
-        else memcpy(st->pin[slot], c->data, c->bytes);
-        const size_t len = c->n * sizeof(czk_fr);
-        CK(cudaMemcpyAsync(dst + c->off, st->pin[slot], len, cudaMemcpyHostToDevice, st->copy), "the staged upload");
-        CK(cudaEventRecord(st->pin_ev[slot], st->copy), "the staged upload");
     }
     if (e != CZK_OK) return e;
     return stage_done(st, msg, msglen);
@@ -999,19 +1002,19 @@ static czk_err stage_vec(czk_gpu_stager *st, czk_gpu_vec *v, const czk_fr *src, 
 }
 
 /* stage_vec for a packed source */
-static czk_err stage_vec_packed_try(czk_gpu_stager *st, czk_gpu_vec *v, const czk_fr_packed *src, char *msg,
-                                    size_t msglen) {
+static czk_err stage_vec_packed_try(czk_gpu_stager *st, czk_gpu_vec *v, const czk_fr_packed *src, czk_pool *pool,
+                                    char *msg, size_t msglen) {
     if (!st || !v || v->g != st->g || !src || src->n > v->n)
         return fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument%s%s", "", "");
     CK(cudaSetDevice(st->g->ordinal), "cudaSetDevice");
     if (src->n < v->n)
         CK(cudaMemsetAsync((czk_fr *)v->p + src->n, 0, (v->n - src->n) * sizeof(czk_fr), st->copy), "cudaMemset");
-    return stage_packed(st, v->p, src, msg, msglen);
+    return stage_packed(st, v->p, src, pool, msg, msglen);
 }
 
-static czk_err stage_vec_packed(czk_gpu_stager *st, czk_gpu_vec *v, const czk_fr_packed *src, char *msg,
-                                size_t msglen) {
-    czk_err e = stage_vec_packed_try(st, v, src, msg, msglen);
+static czk_err stage_vec_packed(czk_gpu_stager *st, czk_gpu_vec *v, const czk_fr_packed *src, czk_pool *pool,
+                                char *msg, size_t msglen) {
+    czk_err e = stage_vec_packed_try(st, v, src, pool, msg, msglen);
     if (e != CZK_OK && st) {
         cudaStreamSynchronize(st->copy);
         if (st->unpack) cudaStreamSynchronize(st->unpack);
@@ -1020,9 +1023,9 @@ static czk_err stage_vec_packed(czk_gpu_stager *st, czk_gpu_vec *v, const czk_fr
     return e;
 }
 
-czk_err czk_gpu_vec_upload_packed_via(czk_gpu_stager *st, czk_gpu_vec *v, const czk_fr_packed *src, char *msg,
-                                      size_t msglen) {
-    czk_err e = stage_vec_packed(st, v, src, msg, msglen);
+czk_err czk_gpu_vec_upload_packed_via(czk_gpu_stager *st, czk_gpu_vec *v, const czk_fr_packed *src, czk_pool *pool,
+                                      char *msg, size_t msglen) {
+    czk_err e = stage_vec_packed(st, v, src, pool, msg, msglen);
     if (e != CZK_OK) return e;
     CK(cudaEventSynchronize(st->up_ev), "the staged upload");
     return CZK_OK;
@@ -1060,7 +1063,7 @@ static czk_err vec_upload_staged(czk_gpu_vec *v, const czk_fr *src, const czk_fr
     czk_gpu *g = v->g;
     czk_err e = own_stager(g, msg, msglen);
     if (e == CZK_OK)
-        e = psrc ? stage_vec_packed(g->stager, v, psrc, msg, msglen)
+        e = psrc ? stage_vec_packed(g->stager, v, psrc, pool, msg, msglen)
                  : stage_vec(g->stager, v, src, count, pool, msg, msglen);
     if (e != CZK_OK) return e;
     /* later work on the compute stream sees the data */

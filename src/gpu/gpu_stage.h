@@ -41,9 +41,10 @@ czk_err czk_gpu_vec_upload_via(czk_gpu_stager *st, czk_gpu_vec *v, const czk_fr 
 /* The same from a packed vector (czk/fr_pack.h, src->n values): its packed
  * chunks cross PCIe as they are and are unpacked on the device (the
  * stager's device buffers for them are made at the first such upload,
- * where the cap leaves room; else the host unpacks each chunk). */
-czk_err czk_gpu_vec_upload_packed_via(czk_gpu_stager *st, czk_gpu_vec *v, const czk_fr_packed *src, char *msg,
-                                      size_t msglen);
+ * where the cap leaves room; else the host unpacks each chunk); its plain
+ * chunks go as czk_gpu_vec_upload_via's, copied on pool. */
+czk_err czk_gpu_vec_upload_packed_via(czk_gpu_stager *st, czk_gpu_vec *v, const czk_fr_packed *src, czk_pool *pool,
+                                      char *msg, size_t msglen);
 /* Where the stager has device buffers for packed uploads (CZK_GPU_PACK=1
  * set when it is opened, and not under a small cap; off by default, see
  * docs/gpu.md), the uploads go in chunks of up to CZK_FR_PACK_MAX values,

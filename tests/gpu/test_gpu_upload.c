@@ -40,7 +40,7 @@ static void check_upload_as(czk_gpu *g, czk_gpu_stager *st, czk_pool *pool, cons
         czk_fr_packed *p = NULL;
         CHECK(czk_fr_packed_make(&p, src, n, CZK_MEM_ABC, pool) == CZK_OK && p);
         const size_t before = czk_gpu_stager_chunks_packed(st);
-        e = p ? czk_gpu_vec_upload_packed_via(st, v, p, msg, sizeof msg) : CZK_ERR_INVALID_ARGUMENT;
+        e = p ? czk_gpu_vec_upload_packed_via(st, v, p, pool, msg, sizeof msg) : CZK_ERR_INVALID_ARGUMENT;
         size_t want = 0;
         for (size_t i = 0; p && i < p->n_chunks; i++) want += p->chunks[i].packed;
         CHECK_MSG(czk_gpu_stager_chunks_packed(st) - before == want, "%s: %zu of %zu packed chunks went packed",
