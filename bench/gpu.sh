@@ -6,7 +6,9 @@
 # --quick; skipped with --msm or --g2). Logs and the CSVs go to $OUT (or
 # bench/results when OUT is unset). Pass --quick to bench only 2^20, 2^22
 # (NTT, H, and the G1 and G2 MSM rows), --msm for the MSM rows only (G1 and
-# G2), --g2 for the G2 MSM rows only (2^20 … 2^25).
+# G2), --g2 for the G2 MSM rows only (2^20 … 2^25), --pack-ab for only
+# start at 2^27 with a SHA-256 circuit's a, b, c given plain and given
+# packed (bench_gpu_prove --abc sha [--packed]; about 300 s after the tests).
 #   device run: set -o pipefail; sh bench/gpu.sh 2>&1 | tee $OUT/log
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,6 +29,20 @@ t0=$(date +%s)
 trc=$?
 cat "$LOG/test.log"
 echo "gpu.sh: tests rc=$trc in $(( $(date +%s) - t0 )) s"
+case " $* " in
+*" --pack-ab "*)
+    prc=0
+    for p in "" --packed; do
+        ./build-device/bench_gpu_prove --reps 3 --workers 1 --abc sha $p 27 2>&1 | tee -a "$LOG/bench_prove.log"
+        r=$?
+        [ $r -ne 0 ] && prc=$r
+    done
+    cp bench/results/gpu_prove_abc_sha*.csv "$LOG/" 2>/dev/null
+    echo "gpu.sh: tests rc=$trc prove bench rc=$prc"
+    [ $trc -eq 0 ] && [ $prc -eq 0 ]
+    exit $?
+    ;;
+esac
 ./build-device/bench_gpu "$@" 2>&1 | tee "$LOG/bench.log"
 brc=$?
 # the host's packing against the copy it would replace (packed uploads pay
