@@ -95,6 +95,13 @@ typedef struct {
  * them are not small, nothing is made: *out = NULL and CZK_OK (src is
  * better kept as it is). CZK_ERR_NO_MEMORY leaves *out NULL. */
 czk_err czk_fr_packed_make(czk_fr_packed **out, const czk_fr *src, size_t n, czk_mem_tag tag, czk_pool *pool);
+/* Building one chunk by chunk (the packed evaluation of a, b, c):
+ * czk_fr_packed_new makes v for n values with its chunks' places (off, n)
+ * and no data; czk_fr_packed_set_chunk packs chunk i from src (its n
+ * values), or keeps them as they are where its sample says most are not
+ * small. Every chunk must be set before v is used. */
+czk_err czk_fr_packed_new(czk_fr_packed **out, size_t n, czk_mem_tag tag);
+czk_err czk_fr_packed_set_chunk(czk_fr_packed *v, size_t i, const czk_fr *src, czk_mem_tag tag, czk_pool *pool);
 /* Frees v and its chunks (NULL is ignored). */
 void czk_fr_packed_free(czk_fr_packed *v);
 /* The bytes v holds (its chunks and itself). */

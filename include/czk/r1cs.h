@@ -22,6 +22,7 @@
 #include "czk/bitmap.h"
 #include "czk/err.h"
 #include "czk/fr.h"
+#include "czk/fr_pack.h"
 #include "czk/pool.h"
 
 /* ---- recorded systems ---------------------------------------------------- */
@@ -180,6 +181,14 @@ czk_err czk_cs_check(czk_synthesize_fn fn, void *ctx, char *msg, size_t msglen);
  * failure the outputs are NULL. */
 czk_err czk_r1cs_eval_abc(const czk_r1cs *r, const czk_witness *w, czk_fr **a, czk_fr **b, czk_fr **c,
                           czk_pool *pool);
+/* The same values packed (czk/fr_pack.h), evaluated a chunk of rows at a
+ * time so that plain a, b, c never exist whole: n_constraints + n_inputs
+ * values each (no room for the domain: the prover widens them when it
+ * unpacks), tagged CZK_MEM_ABC. A chunk whose values are mostly not small
+ * is kept as it is. CZK_ERR_MISMATCH as above, CZK_ERR_NO_MEMORY; on
+ * failure the outputs are NULL. */
+czk_err czk_r1cs_eval_abc_packed(const czk_r1cs *r, const czk_witness *w, czk_fr_packed **a, czk_fr_packed **b,
+                                 czk_fr_packed **c, czk_pool *pool);
 
 /* bellperson's density trackers: a_aux (n_aux bits), b_input (n_inputs bits),
  * b_aux (n_aux bits); a bit is set when the variable has a non-zero

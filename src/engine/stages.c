@@ -163,22 +163,24 @@ static bool synthesize(czk_engine *e, eng_part *p, const eng_circuit *c) {
         eng_part_drop(e, p);
         return false;
     }
-    err = czk_r1cs_eval_abc(&c->key.r1cs, &p->w, &p->a, &p->b, &p->c, e->pool);
+    /* pack_abc: evaluated straight into packed chunks, so that plain a, b, c
+     * never exist whole */
+    if (e->cfg.pack_abc)
+        err = czk_r1cs_eval_abc_packed(&c->key.r1cs, &p->w, &p->a_packed, &p->b_packed, &p->c_packed, e->pool);
+    else
+        err = czk_r1cs_eval_abc(&c->key.r1cs, &p->w, &p->a, &p->b, &p->c, e->pool);
     if (err != CZK_OK) {
         part_fail(e, p, err, "evaluating a, b, c failed: %s (witness %zu inputs, %zu aux; circuit %zu, %zu)",
                   czk_err_str(err), p->w.n_input, p->w.n_aux, c->key.r1cs.n_inputs, c->key.r1cs.n_aux);
         return false;
     }
-    if (e->cfg.pack_abc) {
-        /* packing fails only for memory: then they stay as they are */
-        czk_assignment t = {
-            .a = p->a, .b = p->b, .c = p->c, .n_abc = c->key.r1cs.n_constraints + c->key.r1cs.n_inputs};
-        size_t saved = 0;
-        (void)czk_assignment_pack_abc(&t, e->pool, &saved);
-        p->a = t.a, p->b = t.b, p->c = t.c;
-        p->a_packed = t.a_packed, p->b_packed = t.b_packed, p->c_packed = t.c_packed;
-        if (saved && e->backend->ops->packed_abc && p->res.bytes > saved)
-            czk_budget_shrink(&p->res, p->res.bytes - saved);
+    if (e->cfg.pack_abc && e->backend->ops->packed_abc) {
+        /* the estimate counted plain a, b, c of the domain's size */
+        const size_t plain = 3 * c->domain * sizeof(czk_fr), packed = czk_fr_packed_bytes(p->a_packed) +
+                                                                       czk_fr_packed_bytes(p->b_packed) +
+                                                                       czk_fr_packed_bytes(p->c_packed);
+        if (plain > packed && p->res.bytes > plain - packed)
+            czk_budget_shrink(&p->res, p->res.bytes - (plain - packed));
     }
     p->has_abc = true;
     flight(e, CZK_FLIGHT_ABC, 1);

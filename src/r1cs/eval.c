@@ -26,10 +26,12 @@ static inline void row_dot(czk_fr *out, const czk_csr *m, size_t row, const czk_
     *out = acc;
 }
 
+/* rows [base + begin, base + end) into a, b, c at [begin, end) */
 typedef struct {
     const czk_r1cs *r;
     const czk_witness *w;
     czk_fr *a, *b, *c;
+    size_t base;
 } eval_job;
 
 static void eval_rows(void *ctx, size_t begin, size_t end, int worker) {
@@ -37,15 +39,16 @@ static void eval_rows(void *ctx, size_t begin, size_t end, int worker) {
     const czk_r1cs *r = job->r;
     const czk_fr *in = job->w->input, *aux = job->w->aux;
     size_t nc = r->n_constraints, ni = r->n_inputs;
-    for (size_t i = begin; i < end; i++) {
+    for (size_t k = begin; k < end; k++) {
+        const size_t i = job->base + k;
         if (i < nc) {
-            row_dot(&job->a[i], &r->a, i, in, ni, aux);
-            row_dot(&job->b[i], &r->b, i, in, ni, aux);
-            row_dot(&job->c[i], &r->c, i, in, ni, aux);
+            row_dot(&job->a[k], &r->a, i, in, ni, aux);
+            row_dot(&job->b[k], &r->b, i, in, ni, aux);
+            row_dot(&job->c[k], &r->c, i, in, ni, aux);
         } else {
-            job->a[i] = in[i - nc];
-            czk_fr_set_zero(&job->b[i]);
-            czk_fr_set_zero(&job->c[i]);
+            job->a[k] = in[i - nc];
+            czk_fr_set_zero(&job->b[k]);
+            czk_fr_set_zero(&job->c[k]);
         }
     }
 }
@@ -66,7 +69,8 @@ czk_err czk_r1cs_eval_abc(const czk_r1cs *r, const czk_witness *w, czk_fr **a, c
     size_t cap = 1;
     while (cap < n) cap <<= 1;
     eval_job job = {r, w, czk_mem_alloc(cap * sizeof(czk_fr), CZK_MEM_ABC),
-                    czk_mem_alloc(cap * sizeof(czk_fr), CZK_MEM_ABC), czk_mem_alloc(cap * sizeof(czk_fr), CZK_MEM_ABC)};
+                    czk_mem_alloc(cap * sizeof(czk_fr), CZK_MEM_ABC), czk_mem_alloc(cap * sizeof(czk_fr), CZK_MEM_ABC),
+                    0};
     if (!job.a || !job.b || !job.c) {
         czk_mem_free(job.a);
         czk_mem_free(job.b);
@@ -77,6 +81,35 @@ czk_err czk_r1cs_eval_abc(const czk_r1cs *r, const czk_witness *w, czk_fr **a, c
     *a = job.a;
     *b = job.b;
     *c = job.c;
+    return CZK_OK;
+}
+
+czk_err czk_r1cs_eval_abc_packed(const czk_r1cs *r, const czk_witness *w, czk_fr_packed **a, czk_fr_packed **b,
+                                 czk_fr_packed **c, czk_pool *pool) {
+    *a = *b = *c = NULL;
+    if (!counts_match(r, w)) return CZK_ERR_MISMATCH;
+    const size_t n = r->n_constraints + r->n_inputs, len = n < CZK_FR_PACK_MAX ? n : CZK_FR_PACK_MAX;
+    czk_fr_packed *v[3] = {NULL, NULL, NULL};
+    /* one chunk of rows at a time, evaluated into these, then packed */
+    eval_job job = {r, w, czk_mem_alloc(len * sizeof(czk_fr), CZK_MEM_ABC),
+                    czk_mem_alloc(len * sizeof(czk_fr), CZK_MEM_ABC), czk_mem_alloc(len * sizeof(czk_fr), CZK_MEM_ABC),
+                    0};
+    czk_err e = job.a && job.b && job.c ? CZK_OK : CZK_ERR_NO_MEMORY;
+    for (int k = 0; k < 3 && e == CZK_OK; k++) e = czk_fr_packed_new(&v[k], n, CZK_MEM_ABC);
+    for (size_t i = 0; e == CZK_OK && i < v[0]->n_chunks; i++) {
+        job.base = v[0]->chunks[i].off;
+        czk_pool_run(pool, v[0]->chunks[i].n, 4096, eval_rows, &job);
+        czk_fr *out[3] = {job.a, job.b, job.c};
+        for (int k = 0; k < 3 && e == CZK_OK; k++) e = czk_fr_packed_set_chunk(v[k], i, out[k], CZK_MEM_ABC, pool);
+    }
+    czk_mem_free(job.a);
+    czk_mem_free(job.b);
+    czk_mem_free(job.c);
+    if (e != CZK_OK) {
+        for (int k = 0; k < 3; k++) czk_fr_packed_free(v[k]);
+        return e;
+    }
+    *a = v[0], *b = v[1], *c = v[2];
     return CZK_OK;
 }
 

@@ -185,6 +185,43 @@ size_t czk_fr_packed_bytes(const czk_fr_packed *v) {
     return b;
 }
 
+czk_err czk_fr_packed_new(czk_fr_packed **out, size_t n, czk_mem_tag tag) {
+    *out = NULL;
+    const size_t nc = (n + CZK_FR_PACK_MAX - 1) / CZK_FR_PACK_MAX;
+    czk_fr_packed *v = czk_mem_alloc(sizeof *v, tag);
+    if (!v || (nc && !(v->chunks = czk_mem_alloc(nc * sizeof *v->chunks, tag)))) {
+        czk_mem_free(v);
+        return CZK_ERR_NO_MEMORY;
+    }
+    v->n = n;
+    v->n_chunks = nc;
+    for (size_t i = 0; i < nc; i++) {
+        v->chunks[i].off = i * CZK_FR_PACK_MAX;
+        v->chunks[i].n = n - v->chunks[i].off < CZK_FR_PACK_MAX ? n - v->chunks[i].off : CZK_FR_PACK_MAX;
+    }
+    *out = v;
+    return CZK_OK;
+}
+
+czk_err czk_fr_packed_set_chunk(czk_fr_packed *v, size_t i, const czk_fr *src, czk_mem_tag tag, czk_pool *pool) {
+    if (i >= v->n_chunks || v->chunks[i].data) return CZK_ERR_INVALID_ARGUMENT;
+    czk_fr_chunk *c = &v->chunks[i];
+    /* packed into a scratch buffer of the worst case (only the packed bytes
+     * of it are touched), then into a buffer of its size */
+    void *scratch = czk_mem_alloc(czk_fr_pack_others_at(c->n) + c->n * sizeof(czk_fr), tag);
+    if (!scratch) return CZK_ERR_NO_MEMORY;
+    const size_t bytes = czk_fr_pack(czk_fr_pack_table_get(), src, c->n, scratch, czk_mem_size(scratch), pool);
+    const size_t keep = bytes ? bytes : c->n * sizeof(czk_fr);
+    void *data = czk_mem_alloc(keep, tag);
+    if (data) memcpy(data, bytes ? scratch : (const void *)src, keep);
+    czk_mem_free(scratch);
+    if (!data) return CZK_ERR_NO_MEMORY;
+    c->packed = bytes != 0;
+    c->bytes = keep;
+    c->data = data;
+    return CZK_OK;
+}
+
 czk_err czk_fr_packed_make(czk_fr_packed **out, const czk_fr *src, size_t n, czk_mem_tag tag, czk_pool *pool) {
     *out = NULL;
     const czk_fr_pack_table *t = czk_fr_pack_table_get();
@@ -193,34 +230,16 @@ czk_err czk_fr_packed_make(czk_fr_packed **out, const czk_fr *src, size_t n, czk
     unsigned other = 0, samples = n < 64 ? (unsigned)n : 64;
     for (unsigned s = 0; s < samples; s++) other += code_of(t, &src[n * s / samples]) == CZK_FR_PACK_ESC;
     if (2 * other > samples) return CZK_OK;
-    const size_t nc = (n + CZK_FR_PACK_MAX - 1) / CZK_FR_PACK_MAX;
-    const size_t cap = czk_fr_pack_others_at(CZK_FR_PACK_MAX) + CZK_FR_PACK_MAX * sizeof(czk_fr);
-    czk_fr_packed *v = czk_mem_alloc(sizeof *v, tag);
-    void *scratch = NULL;
-    if (!v || !(v->chunks = czk_mem_alloc(nc * sizeof *v->chunks, tag))) goto oom;
-    v->n = n;
-    /* one chunk at a time through a scratch buffer of the worst case, then
-     * into a buffer of its size (the packing itself runs on the pool) */
-    if (!(scratch = czk_mem_alloc(n < CZK_FR_PACK_MAX ? czk_fr_pack_others_at(n) + n * sizeof(czk_fr) : cap, tag)))
-        goto oom;
-    for (size_t i = 0; i < nc; i++) {
-        czk_fr_chunk *c = &v->chunks[i];
-        c->off = i * CZK_FR_PACK_MAX;
-        c->n = n - c->off < CZK_FR_PACK_MAX ? n - c->off : CZK_FR_PACK_MAX;
-        const size_t bytes = czk_fr_pack(t, src + c->off, c->n, scratch, czk_mem_size(scratch), pool);
-        c->packed = bytes != 0;
-        c->bytes = c->packed ? bytes : c->n * sizeof(czk_fr);
-        if (!(c->data = czk_mem_alloc(c->bytes, tag))) goto oom;
-        memcpy(c->data, c->packed ? scratch : (const void *)(src + c->off), c->bytes);
-        v->n_chunks = i + 1;
+    czk_fr_packed *v = NULL;
+    czk_err e = czk_fr_packed_new(&v, n, tag);
+    for (size_t i = 0; e == CZK_OK && i < v->n_chunks; i++)
+        e = czk_fr_packed_set_chunk(v, i, src + v->chunks[i].off, tag, pool);
+    if (e != CZK_OK) {
+        czk_fr_packed_free(v);
+        return e;
     }
-    czk_mem_free(scratch);
     *out = v;
     return CZK_OK;
-oom:
-    czk_mem_free(scratch);
-    czk_fr_packed_free(v);
-    return CZK_ERR_NO_MEMORY;
 }
 
 /* the groups of a full chunk: every chunk but the last is full */

@@ -204,11 +204,27 @@ static void one_circuit(uint64_t seed, size_t nc, czk_pool *pool) {
             bad++;
     }
     CHECK_MSG(bad == 0, "seed %llu: %zu rows wrong", (unsigned long long)seed, bad);
+    /* packed, unpacked: the same values (this circuit's are mostly not
+     * small, so its chunks may well be kept as they are) */
+    czk_fr_packed *pk[3];
+    CHECK(czk_r1cs_eval_abc_packed(&r, &w, &pk[0], &pk[1], &pk[2], seed & 1 ? pool : NULL) == CZK_OK);
+    const czk_fr *plain[3] = {a1, b1, c1};
+    czk_fr *back = malloc(n * sizeof *back);
+    for (int k = 0; k < 3; k++) {
+        CHECK(pk[k] && pk[k]->n == n);
+        if (!pk[k]) continue;
+        czk_fr_packed_unpack(pk[k], back, pool);
+        CHECK_MSG(memcmp(back, plain[k], n * sizeof *back) == 0, "seed %llu: packed %c differs",
+                  (unsigned long long)seed, "abc"[k]);
+        czk_fr_packed_free(pk[k]);
+    }
+    free(back);
     czk_mem_free(a1), czk_mem_free(b1), czk_mem_free(c1), czk_mem_free(a2), czk_mem_free(b2), czk_mem_free(c2);
 
     /* a mismatched witness is refused */
     w.n_aux++;
     CHECK(czk_r1cs_eval_abc(&r, &w, &a1, &b1, &c1, NULL) == CZK_ERR_MISMATCH && a1 == NULL);
+    CHECK(czk_r1cs_eval_abc_packed(&r, &w, &pk[0], &pk[1], &pk[2], NULL) == CZK_ERR_MISMATCH && pk[0] == NULL);
     w.n_aux--;
     czk_witness_free(&w);
 
@@ -231,6 +247,66 @@ static void one_circuit(uint64_t seed, size_t nc, czk_pool *pool) {
     ctx_free(&x);
 }
 
+/* The packed evaluation over more than one chunk of rows: row i is
+ * aux_i·(k_i·1) = c with a SHA-like witness (small values, a few other),
+ * built by hand so that 2 chunks of rows stay cheap: a = aux·k (k = 1 or
+ * 3), b = k, c = 0 (not satisfied, which evaluation does not care about). */
+static void two_chunks(czk_rng *rng, czk_pool *pool) {
+    const size_t nc = CZK_FR_PACK_MAX + 4321, ni = 2, n = nc + ni;
+    czk_r1cs r = {.n_inputs = ni, .n_aux = nc, .n_constraints = nc};
+    czk_witness w = {czk_mem_alloc(ni * sizeof(czk_fr), CZK_MEM_SYNTH), ni,
+                     czk_mem_alloc(nc * sizeof(czk_fr), CZK_MEM_SYNTH), nc};
+    czk_csr *m[3] = {&r.a, &r.b, &r.c};
+    for (int k = 0; k < 3; k++) m[k]->row_ptr = czk_mem_alloc((nc + 1) * sizeof(uint64_t), CZK_MEM_R1CS);
+    r.a.col = czk_mem_alloc(nc * sizeof(uint32_t), CZK_MEM_R1CS);
+    r.a.coeff = czk_mem_alloc(nc * sizeof(czk_fr), CZK_MEM_R1CS);
+    r.b.col = czk_mem_alloc(nc * sizeof(uint32_t), CZK_MEM_R1CS);
+    r.b.coeff = czk_mem_alloc(nc * sizeof(czk_fr), CZK_MEM_R1CS);
+    CHECK(w.input && w.aux && r.a.row_ptr && r.b.row_ptr && r.c.row_ptr && r.a.col && r.a.coeff && r.b.col &&
+          r.b.coeff);
+    if (!w.input || !w.aux || !r.a.coeff || !r.b.coeff || !r.c.row_ptr) goto out;
+    r.a.nnz = r.b.nnz = nc;
+    w.input[0] = CZK_FR_ONE;
+    czk_fr_random(&w.input[1], rng);
+    czk_fr three;
+    czk_fr_add(&three, &CZK_FR_ONE, &CZK_FR_ONE);
+    czk_fr_add(&three, &three, &CZK_FR_ONE);
+    for (size_t i = 0; i < nc; i++) {
+        const uint64_t x = czk_rng_next(rng);
+        if (x % 100 == 0) czk_fr_random(&w.aux[i], rng);
+        else if (x & 2) w.aux[i] = CZK_FR_ONE; /* else 0 */
+        const czk_fr *k = (x >> 8) % 5 ? &CZK_FR_ONE : &three;
+        r.a.row_ptr[i + 1] = r.b.row_ptr[i + 1] = i + 1;
+        r.a.col[i] = (uint32_t)(ni + i), r.a.coeff[i] = *k;
+        r.b.col[i] = 0, r.b.coeff[i] = *k;
+    }
+    czk_fr_packed *pk[3];
+    CHECK(czk_r1cs_eval_abc_packed(&r, &w, &pk[0], &pk[1], &pk[2], pool) == CZK_OK);
+    czk_fr *back = malloc(n * sizeof *back);
+    for (int k = 0; k < 3; k++) {
+        CHECK_MSG(pk[k] && pk[k]->n == n && pk[k]->n_chunks == 2 && pk[k]->chunks[0].packed &&
+                      pk[k]->chunks[1].packed && czk_fr_packed_bytes(pk[k]) < n * 3,
+                  "%c: %zu chunks, %zu bytes", "abc"[k], pk[k] ? pk[k]->n_chunks : 0, czk_fr_packed_bytes(pk[k]));
+        if (!pk[k] || !back) continue;
+        czk_fr_packed_unpack(pk[k], back, pool);
+        size_t bad = 0;
+        for (size_t i = 0; i < n; i++) {
+            czk_fr want;
+            if (i >= nc) want = k == 0 ? w.input[i - nc] : (czk_fr){{0}};
+            else if (k == 0) czk_fr_mul(&want, &w.aux[i], &r.a.coeff[i]);
+            else if (k == 1) want = r.b.coeff[i];
+            else want = (czk_fr){{0}};
+            bad += !czk_fr_equal(&back[i], &want);
+        }
+        CHECK_MSG(bad == 0, "two chunks, %c: %zu of %zu values wrong", "abc"[k], bad, n);
+        czk_fr_packed_free(pk[k]);
+    }
+    free(back);
+out:
+    czk_witness_free(&w);
+    czk_r1cs_free(&r);
+}
+
 int main(void) {
     czk_rng rng;
     test_seed_rng(&rng, "test_r1cs_eval");
@@ -239,6 +315,7 @@ int main(void) {
     long cases = test_cases(60);
     for (long t = 0; t < cases; t++) one_circuit(czk_rng_next(&rng), (size_t)(czk_rng_next(&rng) % 300), pool);
     one_circuit(czk_rng_next(&rng), (size_t)test_cases(40000), pool);
+    two_chunks(&rng, pool);
     czk_pool_destroy(pool);
     for (int t = 0; t < CZK_MEM__COUNT; t++)
         CHECK_MSG(czk_mem_in_use((czk_mem_tag)t) == 0, "tag %s still holds bytes", czk_mem_tag_name((czk_mem_tag)t));
