@@ -1,7 +1,7 @@
 /* czk — the CUDA backend's start (and finish) on a partition shaped like a
  * 32 GiB PoRep partition, scaled to a domain of 2^K (device 0).
  *
- *   bench_gpu_prove [--reps N] [--workers W] [--g2 gpu|cpu] [--abc random|binary|sha] [K ...]
+ *   bench_gpu_prove [--reps N] [--workers W] [--g2 gpu|cpu] [--abc random|binary|sha] [--packed] [K ...]
  *                                                                     (default K: 20 24 27)
  *
  * The shape (constraints, inputs, aux, densities, 0/1 fraction of the
@@ -24,11 +24,14 @@
  * --abc binary: a, b, c with the witness's share of 0/1 values (the
  * profile's binary_fraction, an estimate for PoRep's SHA-256-heavy rows),
  * the rest random, for the staged uploads' packing of small values
- * (src/gpu/fr_pack.h; on with CZK_GPU_PACK=1); CSV:
+ * (czk/fr_pack.h; on with CZK_GPU_PACK=1); CSV:
  * bench/results/gpu_prove_abc_binary.csv. --abc sha: a, b, c with the
  * classes of a SHA-256 circuit's (bench_fill_fr_sha: nearly all 0, 1 or
  * small multiples of 1, about 0.1 % other values), as a real PoRep
  * partition's labelling rows have them; CSV gpu_prove_abc_sha.csv.
+ * --packed: each start is given a, b, c packed (czk_assignment_pack_abc,
+ * as the engine's pack_abc keeps them; packed before the clock starts), so
+ * their uploads move the packed bytes; CSV gpu_prove_abc_<mode>_packed.csv.
  * Prints "no GPU" and exits 0 without a device. CSV:
  * bench/results/gpu_prove.csv. */
 #include <pthread.h>
