@@ -74,7 +74,6 @@ struct czk_gpu_stager {
     cudaStream_t unpack;      /* made with packed */
     cudaEvent_t land_ev[2];   /* a packed chunk is in device buffer k */
     cudaEvent_t unpack_ev[2]; /* device buffer k is unpacked, free again */
-    czk_fr_pack_table table;
     size_t chunks_packed; /* chunks that went packed, since the stager was opened */
     bool pack_plain;      /* CZK_GPU_PACK=1 or a: plain vectors packed on their way */
     bool pack_off;        /* CZK_GPU_PACK=a: plain uploads but where czk_gpu_poly_h_staged turns it off */
@@ -739,7 +738,6 @@ static czk_err stager_packed_buffers(czk_gpu_stager *st, char *msg, size_t msgle
     if (st->packed || st->packed_tried) return CZK_OK;
     st->packed_tried = true;
     if (used > g->cap || g->cap - used < 16 * bytes) return CZK_OK;
-    czk_fr_pack_table_init(&st->table);
     if (czk_gpu_dev_alloc(g, &st->packed, bytes, "the packed upload buffers", NULL, 0) != CZK_OK) {
         st->packed = NULL;
         return CZK_OK;
@@ -754,7 +752,9 @@ static czk_err stager_packed_buffers(czk_gpu_stager *st, char *msg, size_t msgle
     }
     /* both device buffers start free */
     for (int k = 0; k < 2 && ce == cudaSuccess; k++) ce = cudaEventRecord(st->unpack_ev[k], st->unpack);
-    if (ce == cudaSuccess) ce = cudaMemcpy(st->packed, st->table.small, sizeof st->table.small, cudaMemcpyHostToDevice);
+    /* the table every packer uses, host-packed vectors' too */
+    const czk_fr_pack_table *t = czk_fr_pack_table_get();
+    if (ce == cudaSuccess) ce = cudaMemcpy(st->packed, t->small, sizeof t->small, cudaMemcpyHostToDevice);
     if (ce != cudaSuccess) {
         (void)cudaGetLastError();
         if (st->unpack) cudaStreamDestroy(st->unpack);
@@ -863,15 +863,21 @@ static void copy_part(void *ctx, size_t begin, size_t end, int worker) {
     memcpy(j->dst + begin, j->src + begin, end - begin);
 }
 
+/* the DMA of len bytes of pinned buffer slot to dst on the copy stream;
+ * pin_ev[slot] marks the buffer free again */
+static czk_err stage_dma(czk_gpu_stager *st, int slot, void *dst, size_t len, char *msg, size_t msglen) {
+    CK(cudaMemcpyAsync(dst, st->pin[slot], len, cudaMemcpyHostToDevice, st->copy), "the staged upload");
+    CK(cudaEventRecord(st->pin_ev[slot], st->copy), "the staged upload");
+    return CZK_OK;
+}
+
 /* one chunk of len bytes: copied into pinned buffer slot on pool, then its
- * DMA to dst on the copy stream; pin_ev[slot] marks the buffer free again */
+ * DMA to dst */
 static czk_err stage_chunk(czk_gpu_stager *st, int slot, void *dst, const void *src, size_t len, czk_pool *pool,
                            char *msg, size_t msglen) {
     copy_job j = {st->pin[slot], src};
     czk_pool_run(pool, len, (size_t)1 << 20, copy_part, &j);
-    CK(cudaMemcpyAsync(dst, st->pin[slot], len, cudaMemcpyHostToDevice, st->copy), "the staged upload");
-    CK(cudaEventRecord(st->pin_ev[slot], st->copy), "the staged upload");
-    return CZK_OK;
+    return stage_dma(st, slot, dst, len, msg, msglen);
 }
 
 /* the host buffer is free once both pinned buffers have been copied out
@@ -936,7 +942,7 @@ static czk_err stage_copy_fr(czk_gpu_stager *st, czk_fr *dst, const czk_fr *src,
     for (size_t off = 0; off < count; off += CZK_FR_PACK_MAX, slot ^= 1) {
         const size_t len = count - off < CZK_FR_PACK_MAX ? count - off : CZK_FR_PACK_MAX;
         CK(cudaEventSynchronize(st->pin_ev[slot]), "the staged upload");
-        const size_t packed = czk_fr_pack(&st->table, src + off, len, st->pin[slot], CZK_GPU_STAGE_BYTES, pool);
+        const size_t packed = czk_fr_pack(czk_fr_pack_table_get(), src + off, len, st->pin[slot], CZK_GPU_STAGE_BYTES, pool);
         if (!packed) {
             const czk_err e = stage_chunk(st, slot, dst + off, src + off, len * sizeof(czk_fr), pool, msg, msglen);
             if (e != CZK_OK) return e;
@@ -967,10 +973,7 @@ static czk_err stage_packed(czk_gpu_stager *st, czk_fr *dst, const czk_fr_packed
             e = stage_packed_chunk(st, slot, dst + c->off, c->n, c->bytes, msg, msglen);
         } else {
             czk_fr_unpack(czk_fr_pack_table_get(), c->data, c->n, st->pin[slot]);
-            const size_t len = c->n * sizeof(czk_fr);
-            CK(cudaMemcpyAsync(dst + c->off, st->pin[slot], len, cudaMemcpyHostToDevice, st->copy),
-               "the staged upload");
-            CK(cudaEventRecord(st->pin_ev[slot], st->copy), "the staged upload");
+            e = stage_dma(st, slot, dst + c->off, c->n * sizeof(czk_fr), msg, msglen);
         }
     }
     if (e != CZK_OK) return e;

@@ -116,12 +116,17 @@ static void pack_codes(void *ctx, size_t begin, size_t end, int worker) {
     }
 }
 
-size_t czk_fr_pack(const czk_fr_pack_table *t, const czk_fr *src, size_t n, void *dst, size_t cap, czk_pool *pool) {
-    if (n == 0 || n > CZK_FR_PACK_MAX || cap < czk_fr_pack_others_at(n) + n * sizeof(czk_fr)) return 0;
-    /* a sample of 64 values, evenly spread: mostly other values -> not worth it */
+/* a sample of 64 values of src[0 … n), evenly spread: are most of them
+ * other values (then packing is not worth it)? */
+static bool mostly_other(const czk_fr_pack_table *t, const czk_fr *src, size_t n) {
     unsigned other = 0, samples = n < 64 ? (unsigned)n : 64;
     for (unsigned s = 0; s < samples; s++) other += code_of(t, &src[n * s / samples]) == CZK_FR_PACK_ESC;
-    if (2 * other > samples) return 0;
+    return 2 * other > samples;
+}
+
+size_t czk_fr_pack(const czk_fr_pack_table *t, const czk_fr *src, size_t n, void *dst, size_t cap, czk_pool *pool) {
+    if (n == 0 || n > CZK_FR_PACK_MAX || cap < czk_fr_pack_others_at(n) + n * sizeof(czk_fr)) return 0;
+    if (mostly_other(t, src, n)) return 0;
     const size_t groups = czk_fr_pack_groups(n);
     pack_job j = {t, src, n, dst, (uint8_t *)dst + czk_fr_pack_codes_at(n),
                   (czk_fr *)(void *)((uint8_t *)dst + czk_fr_pack_others_at(n))};
@@ -224,12 +229,8 @@ czk_err czk_fr_packed_set_chunk(czk_fr_packed *v, size_t i, const czk_fr *src, c
 
 czk_err czk_fr_packed_make(czk_fr_packed **out, const czk_fr *src, size_t n, czk_mem_tag tag, czk_pool *pool) {
     *out = NULL;
-    const czk_fr_pack_table *t = czk_fr_pack_table_get();
-    if (n == 0) return CZK_OK;
-    /* the same test as each chunk's, over the whole vector first */
-    unsigned other = 0, samples = n < 64 ? (unsigned)n : 64;
-    for (unsigned s = 0; s < samples; s++) other += code_of(t, &src[n * s / samples]) == CZK_FR_PACK_ESC;
-    if (2 * other > samples) return CZK_OK;
+    /* each chunk's test, over the whole vector first */
+    if (n == 0 || mostly_other(czk_fr_pack_table_get(), src, n)) return CZK_OK;
     czk_fr_packed *v = NULL;
     czk_err e = czk_fr_packed_new(&v, n, tag);
     for (size_t i = 0; e == CZK_OK && i < v->n_chunks; i++)
