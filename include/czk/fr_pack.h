@@ -91,9 +91,10 @@ typedef struct {
 } czk_fr_packed;
 
 /* Packs src[0 … n) into *out (a czk_mem buffer of `tag`, its chunks too),
- * on pool. When a sample of 64 values spread over src says that most of
- * them are not small, nothing is made: *out = NULL and CZK_OK (src is
- * better kept as it is). CZK_ERR_NO_MEMORY leaves *out NULL. */
+ * on pool. Each chunk decides for itself (czk_fr_pack's sample of 64 of its
+ * values): mostly other values, kept plain; else packed. When no chunk would
+ * pack, nothing is made: *out = NULL and CZK_OK (src is better kept as it
+ * is). CZK_ERR_NO_MEMORY leaves *out NULL. */
 czk_err czk_fr_packed_make(czk_fr_packed **out, const czk_fr *src, size_t n, czk_mem_tag tag, czk_pool *pool);
 /* Building one chunk by chunk (the packed evaluation of a, b, c):
  * czk_fr_packed_new makes v for n values with its chunks' places (off, n)

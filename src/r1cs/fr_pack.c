@@ -229,8 +229,14 @@ czk_err czk_fr_packed_set_chunk(czk_fr_packed *v, size_t i, const czk_fr *src, c
 
 czk_err czk_fr_packed_make(czk_fr_packed **out, const czk_fr *src, size_t n, czk_mem_tag tag, czk_pool *pool) {
     *out = NULL;
-    /* each chunk's test, over the whole vector first */
-    if (n == 0 || mostly_other(czk_fr_pack_table_get(), src, n)) return CZK_OK;
+    /* each chunk's own test (czk_fr_pack's sample) first: nothing is made
+     * when no chunk would pack. One sample over the whole vector would not
+     * do: a vector whose middle chunk is all other values can sample as
+     * mostly other while its first and last chunks pack well. */
+    bool any = false;
+    for (size_t off = 0; off < n && !any; off += CZK_FR_PACK_MAX)
+        any = !mostly_other(czk_fr_pack_table_get(), src + off, n - off < CZK_FR_PACK_MAX ? n - off : CZK_FR_PACK_MAX);
+    if (!any) return CZK_OK;
     czk_fr_packed *v = NULL;
     czk_err e = czk_fr_packed_new(&v, n, tag);
     for (size_t i = 0; e == CZK_OK && i < v->n_chunks; i++)

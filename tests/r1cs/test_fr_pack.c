@@ -164,6 +164,19 @@ int main(void) {
             CHECK_MSG(memcmp(back, v, lens[i] * sizeof *v) == 0, "n=%zu does not come back", lens[i]);
             czk_fr_packed_free(p);
         }
+        /* packed, all other, packed, with the middle chunk just over half
+         * of the vector (a sample over the whole vector would call it
+         * mostly other; each chunk decides for itself) */
+        const size_t mix = 2 * CZK_FR_PACK_MAX + 4097;
+        fill(&rng, v, mix, 50);
+        fill(&rng, v + CZK_FR_PACK_MAX, CZK_FR_PACK_MAX, 1000);
+        CHECK(czk_fr_packed_make(&p, v, mix, CZK_MEM_ABC, pool) == CZK_OK && p);
+        if (p) {
+            CHECK(p->chunks[0].packed && !p->chunks[1].packed && p->chunks[2].packed);
+            czk_fr_packed_unpack(p, back, pool);
+            CHECK(memcmp(back, v, mix * sizeof *v) == 0);
+            czk_fr_packed_free(p);
+        }
         /* mostly other values: not packed, nothing held */
         fill(&rng, v, 100000, 900);
         p = (czk_fr_packed *)v;
