@@ -123,14 +123,12 @@ cudaError_t czk_gpu_launch_msm_pairs(const uint32_t *keys, uint32_t *vals, size_
                                      const void *bases, void *pts, void *scratch, cudaStream_t s);
 cudaError_t czk_gpu_launch_msm_fix(int grp, const uint32_t *keys, size_t m, unsigned L, uint32_t nb, void *range,
                                   void *buckets, const void *partial, cudaStream_t s);
-/* out (2·W·S Jacobian): per window w and segment s of nb/S buckets, T and R
- * (see msm.cu). G1 only (grp 1: cudaErrorNotSupported). */
-cudaError_t czk_gpu_launch_msm_segments(int grp, const void *buckets, unsigned W, uint32_t nb, unsigned S, void *out,
-                                       cudaStream_t s);
-/* The same out in two steps, each segment cut into k parts (k a power of
- * two dividing nb/S): parts (2·W·S·k XYZZ) holds the parts' T and R. */
-cudaError_t czk_gpu_launch_msm_segments2(int grp, const void *buckets, unsigned W, uint32_t nb, unsigned S, unsigned k,
-                                        void *parts, void *out, cudaStream_t s);
+/* out (W Jacobian): per window w of nb buckets B_k, Σ_k (k+1)·B_k, summed
+ * in parts of 2^glog buckets (2^glog <= nb, a power of two) and then a
+ * tree. Scratch: parts 2·W·(nb >> glog) XYZZ points, parts2 2·W·max(1,
+ * (nb >> glog) / 256). */
+cudaError_t czk_gpu_launch_msm_window_sums(int grp, const void *buckets, unsigned W, uint32_t nb, unsigned glog,
+                                          void *parts, void *parts2, void *out, cudaStream_t s);
 /* The ones' sum in czk_gpu_msm_ones_threads(grp, m) = T partials:
  * out[t] (XYZZ) = Σ of the bases idx[i], i < m, i ≡ t (mod T). */
 size_t czk_gpu_msm_ones_threads(int grp, size_t m);

@@ -13,14 +13,11 @@
  * bucket (on a second stream, a window ahead), for G1 from 2^23 big scalars
  * the pairing rounds (affine additions with shared inversions, which
  * shorten the sorted list: msm_pairs.cuh), chunks + fix (bucket sums);
- * then segments (per window, S segments of G = 2^(c-1)/S buckets: T_s =
- * Σ (i+1)·B_(sG+i), R_s = Σ B_(sG+i), S = 64; for G2 in two steps, segments2,
- * S = 32 segments of 32 parts each, and for G1 too when a segment has
- * more than 256 buckets). The host finishes
- * each window as Σ_s T_s + G·Σ_s s·R_s (a running sum over s), which is
- * Σ_k (k+1)·B_k, and combines the windows by Horner (c doublings each):
- * about 3·S + c additions or doublings per window. The _dev entry points
- * start from scalars already on the device (no upload, not freed). */
+ * then the window sums on the device (each window's Σ_k (k+1)·B_k: parts of
+ * 2^glog buckets by running sums, then a tree of warps and blocks; see
+ * msm_window_glog), which the host combines by Horner (c doublings and one
+ * addition per window). The _dev entry points start from scalars already on
+ * the device (no upload, not freed). */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -32,15 +29,6 @@
 #include "gpu_internal.h"
 
 #define MSM_SLICE_MAX 256 /* most sorted pairs per thread of the chunks kernel */
-/* G2's device bucket reduction: 32 segments per window (G1: 64), each cut
- * into up to 32 parts (2^15 buckets: parts of 32 buckets, 64 additions in a
- * row, then 101 for the segment), so the host adds only about 100 points
- * per window */
-#define G2_SEGMENTS 32
-/* G1: 64 segments per window (the host's share: about 3·64 additions per
- * window), in parts of 128 buckets when a segment has more than 256 */
-#define G1_SEGMENTS 64
-#define G2_PARTS 32
 
 struct czk_gpu_g1_bases {
     czk_gpu *g;
@@ -55,14 +43,12 @@ struct czk_gpu_g2_bases {
 };
 
 /* What the sequence needs of a group: the kernels' grp, the host layouts,
- * the host's Jacobian functions, the segments per window S (the host
- * finishes each window with about 3·S additions) and the parts per segment
- * (k: the two-step segments2 with up to k parts; 0: one thread per segment
- * up to 256 buckets, then segments2 with parts of 128). */
+ * the host's Jacobian functions, and the threads the window sums' parts
+ * kernel aims at (log2; see msm_window_glog). */
 typedef struct {
     int grp;
     size_t aff_bytes, jac_bytes;
-    unsigned segments, parts;
+    unsigned parts_threads_log;
     void (*set_inf)(void *r);
     void (*add)(void *r, const void *a, const void *b);
     void (*dbl)(void *r, const void *a);
@@ -81,9 +67,8 @@ static void g2_set_inf(void *r) { czk_g2_set_infinity(r); }
 static void g2_add(void *r, const void *a, const void *b) { czk_g2_add(r, a, b); }
 static void g2_dbl(void *r, const void *a) { czk_g2_dbl(r, a); }
 
-static const msm_group GROUP_G1 = {0, sizeof(czk_g1_affine), sizeof(czk_g1), G1_SEGMENTS, 0, g1_set_inf, g1_add, g1_dbl};
-static const msm_group GROUP_G2 = {1, sizeof(czk_g2_affine), sizeof(czk_g2), G2_SEGMENTS, G2_PARTS,
-                                   g2_set_inf, g2_add, g2_dbl};
+static const msm_group GROUP_G1 = {0, sizeof(czk_g1_affine), sizeof(czk_g1), 18, g1_set_inf, g1_add, g1_dbl};
+static const msm_group GROUP_G2 = {1, sizeof(czk_g2_affine), sizeof(czk_g2), 16, g2_set_inf, g2_add, g2_dbl};
 
 
 static czk_err msm_fail(char *msg, size_t msglen, czk_err e, const char *text) {
@@ -144,13 +129,13 @@ static unsigned msm_pair_rounds(const msm_group *G, size_t m, size_t nset) {
 
 /* CZK_GPU_MSM_PROFILE=1: each stage is waited for and its time printed to
  * stderr (for tuning; it slows the call). */
-enum { P_PREP, P_COMPACT, P_ONES, P_SORT, P_PAIRS, P_CHUNKS, P_FIX, P_SEGMENTS, P_HOST, P_COUNT };
+enum { P_PREP, P_COMPACT, P_ONES, P_SORT, P_PAIRS, P_CHUNKS, P_FIX, P_SUMS, P_HOST, P_COUNT };
 typedef struct {
     int on;
     double t0, acc[P_COUNT];
 } msm_prof;
 static const char *prof_name[P_COUNT] = {"upload+prep", "compact", "ones",     "digits+sort", "pairs",
-                                         "chunks",      "fix",     "segments", "host"};
+                                         "chunks",      "fix",     "sums",     "host"};
 
 static double prof_now(void) {
     struct timespec ts;
@@ -167,7 +152,7 @@ static void prof_mark(msm_prof *p, int stage, cudaStream_t st) {
 }
 
 enum { B_SCALARS, B_WORDS, B_PREFIX, B_SCAL, B_CLS, B_CNT, B_SELTEMP, B_ONESIDX, B_BIGIDX, B_SCALBIG, B_KIN,
-       B_KOUT, B_VIN, B_VOUT, B_TEMP, B_PART, B_BUCK, B_SEG, B_ONES0, B_ONES1, B_JAC, B_PARTS, B_KOUT2, B_VOUT2,
+       B_KOUT, B_VIN, B_VOUT, B_TEMP, B_PART, B_BUCK, B_SEG, B_ONES0, B_ONES1, B_JAC, B_PARTS, B_PARTS2, B_KOUT2, B_VOUT2,
        B_RANGE, B_PTS, B_PSCR, B_COUNT };
 
 typedef struct {
@@ -225,16 +210,25 @@ static czk_err check_args(const void *r, const void *bases, const void *scalars,
     return CZK_OK;
 }
 
-/* From the window bits c: W windows of nb buckets, S segments per window,
- * K parts per segment (0: one step). */
-static void msm_shape(const msm_group *G, int c, unsigned *W, uint32_t *nb, unsigned *S, unsigned *K) {
+/* From the window bits c: W windows of nb buckets. */
+static void msm_shape(int c, unsigned *W, uint32_t *nb) {
     *W = (256u + (unsigned)c - 1) / (unsigned)c;
     *nb = 1u << (c - 1);
-    *S = *nb < G->segments ? *nb : G->segments;
-    /* G2: up to G->parts parts per segment; G1: one step while a segment
-     * has at most 256 buckets, else parts of 128 buckets */
-    const unsigned g = *nb / *S;
-    *K = G->parts ? (g < G->parts ? g : G->parts) : g > 256 ? g / 128 : 0;
+}
+
+/* The window sums' parts: 2^glog buckets each, glog the least that leaves
+ * at most 2^G->parts_threads_log parts in all (G1: 2^18, six waves of the
+ * parts kernel at 255 registers on an H200, so the H MSM's 12 windows of
+ * 2^21 buckets get parts of 128 as before the tree; G2: 2^16), but at
+ * least 16 buckets (32 additions in a row for each part, against about 15
+ * and log2 of the part for each level of the tree above it), and at most
+ * the whole window. */
+static unsigned msm_window_glog(const msm_group *G, unsigned W, uint32_t nb) {
+    unsigned glog = 4;
+    while (((size_t)W * nb >> glog) > ((size_t)1 << G->parts_threads_log)) glog++;
+    unsigned c1 = 0;
+    while ((1u << c1) < nb) c1++;
+    return glog < c1 ? glog : c1;
 }
 
 /* The MSM over device bases (nset of them used) and device scalars (n
@@ -357,11 +351,11 @@ static czk_err msm_core(czk_gpu *g, const msm_group *G, void *r, const void *dba
     }
 
     /* Pippenger over the big scalars */
-    unsigned W = 0, S = 0, K = 0, pr = 0;
+    unsigned W = 0, glog = 0, pr = 0;
     uint32_t nb = 0;
     if (mbig) {
         c = msm_window(mbig, G->grp);
-        msm_shape(G, c, &W, &nb, &S, &K);
+        msm_shape(c, &W, &nb);
         /* about 2^17 threads per window for the chunks kernel (two waves on an H200) */
         L = mbig >> 17;
         L = L < 4 ? 4 : L > MSM_SLICE_MAX ? MSM_SLICE_MAX : L;
@@ -377,12 +371,15 @@ static czk_err msm_core(czk_gpu *g, const msm_group *G, void *r, const void *dba
         e = buf_alloc(&b, B_BUCK, (size_t)W * nb * xb, "the MSM buckets", msg, msglen);
         if (e == CZK_ERR_NO_MEMORY && c > 16) { /* the wide windows' buckets do not fit: 16 bits */
             c = 16;
-            msm_shape(G, c, &W, &nb, &S, &K);
+            msm_shape(c, &W, &nb);
             e = buf_alloc(&b, B_BUCK, (size_t)W * nb * xb, "the MSM buckets", msg, msglen);
         }
         if (e != CZK_OK) goto out;
-        CKE(buf_alloc(&b, B_SEG, 2 * (size_t)W * S * jb, "the MSM window sums", msg, msglen));
-        if (K) CKE(buf_alloc(&b, B_PARTS, 2 * (size_t)W * S * K * xb, "the MSM window sums", msg, msglen));
+        glog = msm_window_glog(G, W, nb);
+        const size_t nparts = (size_t)nb >> glog, nparts2 = nparts > 256 ? nparts / 256 : 1;
+        CKE(buf_alloc(&b, B_SEG, (size_t)W * jb, "the MSM window sums", msg, msglen));
+        CKE(buf_alloc(&b, B_PARTS, 2 * (size_t)W * nparts * xb, "the MSM window sums", msg, msglen));
+        CKE(buf_alloc(&b, B_PARTS2, 2 * (size_t)W * nparts2 * xb, "the MSM window sums", msg, msglen));
         CKE(buf_alloc(&b, B_RANGE, (size_t)nb * 12 + 16, "the MSM buckets", msg, msglen));
         /* the pairing rounds' sums and scratch: without the memory, no rounds */
         pr = msm_pair_rounds(G, mbig, nset);
@@ -447,18 +444,15 @@ static czk_err msm_core(czk_gpu *g, const msm_group *G, void *r, const void *dba
             prof_mark(&prof, P_FIX, st);
             if (st2) CKM(cudaEventRecord(ev[2 + bi], st), "the MSM sort stream");
         }
-        if (K)
-            CKM(czk_gpu_launch_msm_segments2(G->grp, b.p[B_BUCK], W, nb, S, K, b.p[B_PARTS], b.p[B_SEG], st),
-                "the MSM segment kernels");
-        else
-            CKM(czk_gpu_launch_msm_segments(G->grp, b.p[B_BUCK], W, nb, S, b.p[B_SEG], st),
-                "the MSM segment kernel");
-        seg = malloc(2 * (size_t)W * S * jb);
+        CKM(czk_gpu_launch_msm_window_sums(G->grp, b.p[B_BUCK], W, nb, glog, b.p[B_PARTS], b.p[B_PARTS2],
+                                           b.p[B_SEG], st),
+            "the MSM window sums");
+        seg = malloc((size_t)W * jb);
         if (!seg) {
             e = msm_fail(msg, msglen, CZK_ERR_NO_MEMORY, "out of host memory");
             goto out;
         }
-        CKM(cudaMemcpyAsync(seg, b.p[B_SEG], 2 * (size_t)W * S * jb, cudaMemcpyDeviceToHost, st),
+        CKM(cudaMemcpyAsync(seg, b.p[B_SEG], (size_t)W * jb, cudaMemcpyDeviceToHost, st),
             "download of the window sums");
     }
     msm_point ones;
@@ -466,31 +460,16 @@ static czk_err msm_core(czk_gpu *g, const msm_group *G, void *r, const void *dba
     if (mones)
         CKM(cudaMemcpyAsync(&ones, b.p[B_JAC], jb, cudaMemcpyDeviceToHost, st), "download of the ones' sum");
     CKM(cudaStreamSynchronize(st), "the MSM kernels");
-    prof_mark(&prof, P_SEGMENTS, st);
+    prof_mark(&prof, P_SUMS, st);
 
-    /* host: windows, then Horner */
+    /* host: the windows by Horner */
     {
-        msm_point acc, sum_t, run, wacc;
+        msm_point acc;
         G->set_inf(&acc);
-        unsigned glog = 0;
-        while (mbig && (1u << glog) < nb / S) glog++;
         for (unsigned w = W; mbig && w-- > 0;) {
             if (w != W - 1)
                 for (int k = 0; k < c; k++) G->dbl(&acc, &acc);
-            const char *ws = seg + 2 * (size_t)w * S * jb;
-            G->set_inf(&sum_t);
-            G->set_inf(&run);
-            G->set_inf(&wacc);
-            for (unsigned s = S; s-- > 0;) {
-                G->add(&sum_t, &sum_t, ws + 2 * s * jb);
-                if (s >= 1) {
-                    G->add(&run, &run, ws + (2 * s + 1) * jb);
-                    G->add(&wacc, &wacc, &run);
-                }
-            }
-            for (unsigned k = 0; k < glog; k++) G->dbl(&wacc, &wacc);
-            G->add(&acc, &acc, &sum_t);
-            G->add(&acc, &acc, &wacc);
+            G->add(&acc, &acc, seg + (size_t)w * jb);
         }
         G->add(&acc, &acc, &ones);
         memcpy(r, &acc, jb);

@@ -12,16 +12,17 @@
  * top the host inverts), chunks sums
  * fixed-length slices of the sorted list (runs wholly inside a slice go to
  * their bucket, runs crossing a slice edge to two partial slots per slice)
- * and fix completes the buckets whose run crossed an edge; then segments
- * reduces each window's buckets in 2^k-bucket segments (running sums) for
- * the host to finish, and ones / xyzz_reduce sum the ones' bases (a flat
+ * and fix completes the buckets whose run crossed an edge; then the window
+ * sums: each window's buckets in parts (running sums), the parts' sums
+ * combined by warps and blocks in a tree, one Jacobian point per window
+ * for the host's Horner; ones / xyzz_reduce sum the ones' bases (a flat
  * pass over their index list, then a tree).
  *
  * This file: the scalar kernels, the sort, and the point kernels for G1; the
  * point kernels are in msm_kernels.cuh, their G2 instances in msm_g2.cu.
- * G1's kernels inline the Fp products, but for the combine step of
- * segments2 and the ones' reductions, which take fpc_t (out-of-line
- * product; inlined, they spill). */
+ * G1's kernels inline the Fp products, but for the tree of the window sums
+ * and the ones' reductions, which take fpc_t (out-of-line product;
+ * inlined, they spill). */
 #include <cuda_runtime.h>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_select.cuh>
@@ -244,16 +245,11 @@ extern "C" cudaError_t czk_gpu_launch_msm_fix(int grp, const uint32_t *keys, siz
                : launch_fix<fp_t>(keys, m, L, nb, range, buckets, partial, s);
 }
 
-extern "C" cudaError_t czk_gpu_launch_msm_segments(int grp, const void *buckets, unsigned W, uint32_t nb, unsigned S,
-                                                   void *out, cudaStream_t s) {
-    /* G1 only: G2 uses segments2 */
-    return grp ? cudaErrorNotSupported : launch_segments<fp_t>(buckets, W, nb, S, out, s);
-}
-
-extern "C" cudaError_t czk_gpu_launch_msm_segments2(int grp, const void *buckets, unsigned W, uint32_t nb,
-                                                    unsigned S, unsigned k, void *parts, void *out, cudaStream_t s) {
-    return grp ? czk_gpu_msm_g2_segments2(buckets, W, nb, S, k, parts, out, s)
-               : launch_segments2<fp_t, fpc_t>(buckets, W, nb, S, k, parts, out, s);
+extern "C" cudaError_t czk_gpu_launch_msm_window_sums(int grp, const void *buckets, unsigned W, uint32_t nb,
+                                                      unsigned glog, void *parts, void *parts2, void *out,
+                                                      cudaStream_t s) {
+    return grp ? czk_gpu_msm_g2_window_sums(buckets, W, nb, glog, parts, parts2, out, s)
+               : launch_window_sums<fp_t, fpc_t>(buckets, W, nb, glog, parts, parts2, out, s);
 }
 
 extern "C" size_t czk_gpu_msm_ones_threads(int grp, size_t m) {

@@ -1,10 +1,8 @@
 /* czk — the G2 instances of the MSM point kernels (msm_kernels.cuh): the
  * bucket kernel (chunks) and the ones' sums over fp2_t, inlined, at most 255
- * registers; the fix-up and reductions over fp2c_t (out-of-line Fp2
- * products: their XYZZ + XYZZ additions hold two points of 8 Fp2, and
- * inlined they spill kilobytes and take minutes to compile). The window
- * sums use the two-step segments2 (G2 additions are too slow for one thread
- * to run through a whole segment). */
+ * registers; the fix-up and reductions (the window sums too) over fp2c_t
+ * (out-of-line Fp2 products: their XYZZ + XYZZ additions hold two points of
+ * 8 Fp2, and inlined they spill kilobytes and take minutes to compile). */
 #include "msm_kernels.cuh"
 
 /* 2 blocks of 128 per SM, at most 255 registers (about 260 bytes spilled). On an
@@ -21,9 +19,9 @@ cudaError_t czk_gpu_msm_g2_fix(const uint32_t *keys, size_t m, unsigned L, uint3
     return launch_fix<fp2c_t>(keys, m, L, nb, range, buckets, partial, s);
 }
 
-cudaError_t czk_gpu_msm_g2_segments2(const void *buckets, unsigned W, uint32_t nb, unsigned S, unsigned k,
-                                     void *parts, void *out, cudaStream_t s) {
-    return launch_segments2<fp2c_t, fp2c_t>(buckets, W, nb, S, k, parts, out, s);
+cudaError_t czk_gpu_msm_g2_window_sums(const void *buckets, unsigned W, uint32_t nb, unsigned glog, void *parts,
+                                       void *parts2, void *out, cudaStream_t s) {
+    return launch_window_sums<fp2c_t, fp2c_t>(buckets, W, nb, glog, parts, parts2, out, s);
 }
 
 /* the ones' sum: as chunks, 2 blocks per SM */

@@ -124,32 +124,12 @@ static __device__ __forceinline__ void running_sums(const xyzz_t<F> *bk, size_t 
     }
 }
 
-/* Thread (w, s): over the G = nb/S buckets B_i of segment s of window w,
- * R = Σ B_i and T = Σ (i+1)·B_i (i local, running_sums); out[2(wS+s)] = T,
- * out[2(wS+s)+1] = R. */
-template <class F>
-__global__ void __launch_bounds__(MSM_THREADS) msm_segments_kernel(const xyzz_t<F> *buckets, unsigned W, uint32_t nb,
-                                                                   unsigned S, jac_t<F> *out) {
-    const size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
-    if (t >= (size_t)W * S) return;
-    const size_t w = t / S, s = t % S, G = nb / S;
-    const xyzz_t<F> *bk = buckets + w * nb + s * G;
-    xyzz_t<F> run, tot;
-    running_sums(bk, G, run, tot);
-    xyzz_store_jac(out + 2 * t, tot);
-    xyzz_store_jac(out + 2 * t + 1, run);
-}
-
-/* The segments' sums in two steps, for groups whose additions are slow
- * (G2): each segment of G = nb/S buckets is cut into k parts of g = G/k.
- * Thread (w, s, j) of msm_parts_kernel: t_j = Σ (i+1)·B_i and r_j = Σ B_i
- * over part j (i local), XYZZ in out[2(wSk+sk+j)], out[2(...)+1]; thread
- * (w, s) of msm_combine_kernel: T = Σ_j t_j + g·Σ_j j·r_j, R = Σ_j r_j,
- * which are segments' T and R (Jacobian, same layout). Serial additions:
- * 2g + 3k + log2 g instead of 2G. */
+/* Thread (w, p) of W·P: over part p of window w (its G = nb/P buckets B_i,
+ * i local), t = Σ (i+1)·B_i and r = Σ B_i (running_sums), XYZZ in
+ * out[2(wP+p)] and out[2(wP+p)+1]. */
 template <class F>
 __global__ void __launch_bounds__(MSM_THREADS) msm_parts_kernel(const xyzz_t<F> *buckets, unsigned W, uint32_t nb,
-                                                                unsigned P, xyzz_t<F> *out) {
+                                                                uint32_t P, xyzz_t<F> *out) {
     const size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
     if (t >= (size_t)W * P) return;
     const size_t w = t / P, s = t % P, G = nb / P;
@@ -160,28 +140,92 @@ __global__ void __launch_bounds__(MSM_THREADS) msm_parts_kernel(const xyzz_t<F> 
     xyzz_store(out + 2 * t + 1, run);
 }
 
+template <class F> static __device__ __forceinline__ F fe_shfl_down(const F &a, unsigned d) {
+    F r;
+    const uint32_t *s = reinterpret_cast<const uint32_t *>(&a);
+    uint32_t *o = reinterpret_cast<uint32_t *>(&r);
+#pragma unroll
+    for (unsigned i = 0; i < sizeof(F) / 4; i++) o[i] = __shfl_down_sync(0xffffffffu, s[i], d);
+    return r;
+}
+
+template <class F> static __device__ __forceinline__ void xyzz_shfl_down(xyzz_t<F> &o, const xyzz_t<F> &p, unsigned d) {
+    o.x = fe_shfl_down(p.x, d);
+    o.y = fe_shfl_down(p.y, d);
+    o.zz = fe_shfl_down(p.zz, d);
+    o.zzz = fe_shfl_down(p.zzz, d);
+}
+
+/* A warp's lanes hold (t_j, r_j) of consecutive parts j of 2^glog buckets
+ * each (t_j = Σ (i+1)·B_i, r_j = Σ B_i over the part, i local). On lane 0
+ * at the end: t = Σ_j t_j + 2^glog·Σ_j j·r_j, the same sum over all the
+ * lanes' buckets; R = Σ_j r_j is stored to r_out (when not NULL) by lane 0.
+ * Σ_j j·r_j is Σ_{j ≥ 1} of the suffix sums Σ_{l ≥ j} r_l: a scan and two
+ * reductions, 15 additions in a row instead of 3·32. All lanes take part. */
 template <class F>
-__global__ void __launch_bounds__(MSM_THREADS) msm_combine_kernel(const xyzz_t<F> *parts, unsigned WS, unsigned k,
-                                                                  unsigned glog, jac_t<F> *out) {
-    const size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
-    if (t >= WS) return;
-    const xyzz_t<F> *p = parts + 2 * t * k;
-    /* g·Σ_j j·r_j and R first, then the t_j onto it: three points live, not four */
-    xyzz_t<F> run, acc, q;
-    xyzz_set_inf(run);
-    xyzz_set_inf(acc);
-    for (unsigned j = k; j-- > 0;) {
-        xyzz_load(q, p + 2 * j + 1);
-        xyzz_add(run, q);
-        if (j > 0) xyzz_add(acc, run);
+static __device__ __forceinline__ void warp_window_sum(xyzz_t<F> &t, xyzz_t<F> &r, unsigned glog, xyzz_t<F> *r_out) {
+    const unsigned lane = threadIdx.x & 31;
+    xyzz_t<F> o;
+    for (unsigned d = 1; d < 32; d <<= 1) { /* r ← Σ_{l ≥ lane} r_l */
+        xyzz_shfl_down(o, r, d);
+        if (lane + d < 32) xyzz_add(r, o);
     }
-    xyzz_store_jac(out + 2 * t + 1, run);
-    for (unsigned i = 0; i < glog; i++) xyzz_dbl(acc);
-    for (unsigned j = 0; j < k; j++) {
-        xyzz_load(q, p + 2 * j);
-        xyzz_add(acc, q);
+    if (lane == 0) {
+        if (r_out) xyzz_store(r_out, r);
+        xyzz_set_inf(r);
     }
-    xyzz_store_jac(out + 2 * t, acc);
+    for (unsigned d = 16; d > 0; d >>= 1) { /* lane 0: Σ_{j ≥ 1} of the suffix sums, and Σ t_j */
+        xyzz_shfl_down(o, r, d);
+        if (lane + d < 32) xyzz_add(r, o);
+        xyzz_shfl_down(o, t, d);
+        if (lane + d < 32) xyzz_add(t, o);
+    }
+    if (lane == 0) {
+        for (unsigned k = 0; k < glog; k++) xyzz_dbl(r);
+        xyzz_add(t, r);
+    }
+}
+
+/* Block b: group b of P pairs (P a power of two up to MSM_TREE_MAX; the
+ * block has max(P, 32) threads), in[2(bP+j)] = t_j, in[2(bP+j)+1] = r_j,
+ * each pair over 2^glog consecutive buckets, the group's pairs in order.
+ * The group's T = Σ_j t_j + 2^glog·Σ_j j·r_j and R = Σ_j r_j: each warp
+ * reduces its 32 pairs (warp_window_sum), then warp 0 the warps' sums (each
+ * over 2^(glog+5) buckets). FINAL: T alone, Jacobian, to out[b] (jac_t);
+ * else T and R, XYZZ, to out[2b] and out[2b+1]. */
+#define MSM_TREE_MAX 256
+template <class F, bool FINAL>
+__global__ void __launch_bounds__(MSM_TREE_MAX) msm_tree_kernel(const xyzz_t<F> *in, unsigned P, unsigned glog,
+                                                                void *out) {
+    __shared__ xyzz_t<F> sh[2 * (MSM_TREE_MAX / 32)];
+    const unsigned j = threadIdx.x, warp = j >> 5, nw = (blockDim.x + 31) >> 5;
+    xyzz_t<F> *r_out = FINAL ? NULL : (xyzz_t<F> *)out + 2 * (size_t)blockIdx.x + 1;
+    xyzz_t<F> t, r;
+    if (j < P) {
+        xyzz_load(t, in + 2 * ((size_t)blockIdx.x * P + j));
+        xyzz_load(r, in + 2 * ((size_t)blockIdx.x * P + j) + 1);
+    } else {
+        xyzz_set_inf(t);
+        xyzz_set_inf(r);
+    }
+    if (nw > 1) {
+        warp_window_sum(t, r, glog, sh + 2 * warp + 1);
+        if ((j & 31) == 0) xyzz_store(sh + 2 * warp, t);
+        __syncthreads();
+        if (warp != 0) return;
+        if (j < nw) {
+            xyzz_load(t, sh + 2 * j);
+            xyzz_load(r, sh + 2 * j + 1);
+        } else {
+            xyzz_set_inf(t);
+            xyzz_set_inf(r);
+        }
+        glog += 5;
+    }
+    warp_window_sum(t, r, glog, r_out);
+    if (j != 0) return;
+    if (FINAL) xyzz_store_jac((jac_t<F> *)out + blockIdx.x, t);
+    else xyzz_store((xyzz_t<F> *)out + 2 * (size_t)blockIdx.x, t);
 }
 
 /* The ones' sum, flat over their compacted base indices: thread t of T
@@ -259,15 +303,6 @@ static inline cudaError_t launch_fix(const uint32_t *keys, size_t m, unsigned L,
     return cudaGetLastError();
 }
 
-template <class F>
-static inline cudaError_t launch_segments(const void *buckets, unsigned W, uint32_t nb, unsigned S, void *out,
-                                   cudaStream_t s) {
-    /* few threads, each with a long serial chain: one warp per block spreads them over the SMs */
-    msm_segments_kernel<F><<<blocks_for((size_t)W * S, 32), 32, 0, s>>>((const xyzz_t<F> *)buckets, W, nb, S,
-                                                                        (jac_t<F> *)out);
-    return cudaGetLastError();
-}
-
 /* The ones' threads: one wave of MINB blocks per SM, fewer for small m. */
 template <int MINB> static inline size_t ones_threads(size_t m) {
     int dev = 0, sms = 0;
@@ -294,20 +329,38 @@ static inline cudaError_t launch_xyzz_reduce(const void *in, size_t count, unsig
     return cudaGetLastError();
 }
 
-/* F: the parts kernel's field, FC: the combine kernel's (same layout) */
+/* Each window's Σ_k (k+1)·B_k (Jacobian, out[w]) from its nb buckets, in
+ * parts of 2^glog buckets (2^glog <= nb): msm_parts_kernel, then
+ * msm_tree_kernel over groups of up to MSM_TREE_MAX pairs until one is left
+ * per window. parts: 2·W·(nb >> glog) XYZZ; parts2: 2·W·max(1, (nb >> glog)
+ * / MSM_TREE_MAX) XYZZ. F: the parts kernel's field, FC: the tree's (same
+ * layout). */
 template <class F, class FC>
-static inline cudaError_t launch_segments2(const void *buckets, unsigned W, uint32_t nb, unsigned S, unsigned k,
-                                          void *parts, void *out, cudaStream_t s) {
-    const unsigned P = S * k;
-    unsigned glog = 0;
-    while ((1u << glog) < nb / P) glog++;
-    msm_parts_kernel<F><<<blocks_for((size_t)W * P, 32), 32, 0, s>>>((const xyzz_t<F> *)buckets, W, nb, P,
-                                                                     (xyzz_t<F> *)parts);
+static inline cudaError_t launch_window_sums(const void *buckets, unsigned W, uint32_t nb, unsigned glog, void *parts,
+                                             void *parts2, void *out, cudaStream_t s) {
+    size_t Q = nb >> glog; /* pairs per window */
+    /* few threads, each with a long serial chain: one warp per block spreads them over the SMs */
+    msm_parts_kernel<F><<<blocks_for((size_t)W * Q, 32), 32, 0, s>>>((const xyzz_t<F> *)buckets, W, nb,
+                                                                     (uint32_t)Q, (xyzz_t<F> *)parts);
     cudaError_t ce = cudaGetLastError();
-    if (ce != cudaSuccess) return ce;
-    msm_combine_kernel<FC><<<blocks_for((size_t)W * S, 32), 32, 0, s>>>((const xyzz_t<FC> *)parts, W * S, k, glog,
-                                                                        (jac_t<FC> *)out);
-    return cudaGetLastError();
+    const xyzz_t<FC> *in = (const xyzz_t<FC> *)parts;
+    void *o = parts2;
+    while (ce == cudaSuccess) {
+        const unsigned P = Q < MSM_TREE_MAX ? (unsigned)Q : MSM_TREE_MAX, threads = P < 32 ? 32 : P;
+        const unsigned groups = (unsigned)(W * (Q / P));
+        if (Q == P) {
+            msm_tree_kernel<FC, true><<<groups, threads, 0, s>>>(in, P, glog, out);
+            return cudaGetLastError();
+        }
+        msm_tree_kernel<FC, false><<<groups, threads, 0, s>>>(in, P, glog, o);
+        ce = cudaGetLastError();
+        void *next = (void *)in;
+        in = (const xyzz_t<FC> *)o;
+        o = next;
+        Q /= P;
+        for (unsigned p = P; p > 1; p >>= 1) glog++;
+    }
+    return ce;
 }
 
 template <class F> static inline cudaError_t launch_to_jac(const void *in, void *out, cudaStream_t s) {
@@ -320,8 +373,8 @@ cudaError_t czk_gpu_msm_g2_chunks(const uint32_t *keys, const uint32_t *vals, si
                                   const void *bases, void *buckets, void *partial, cudaStream_t s);
 cudaError_t czk_gpu_msm_g2_fix(const uint32_t *keys, size_t m, unsigned L, uint32_t nb, void *range,
                                void *buckets, const void *partial, cudaStream_t s);
-cudaError_t czk_gpu_msm_g2_segments2(const void *buckets, unsigned W, uint32_t nb, unsigned S, unsigned k,
-                                     void *parts, void *out, cudaStream_t s);
+cudaError_t czk_gpu_msm_g2_window_sums(const void *buckets, unsigned W, uint32_t nb, unsigned glog, void *parts,
+                                       void *parts2, void *out, cudaStream_t s);
 size_t czk_gpu_msm_g2_ones_threads(size_t m);
 cudaError_t czk_gpu_msm_g2_ones(const void *bases, const uint32_t *idx, size_t m, void *out, cudaStream_t s);
 cudaError_t czk_gpu_msm_g2_xyzz_reduce(const void *in, size_t count, unsigned L, void *out, cudaStream_t s);

@@ -1,7 +1,8 @@
 /* Shared by the GPU MSM tests (test_gpu_msm.c for G1, test_gpu_msm_g2.c for
  * G2): the seeded rng and CPU pool, scalar mixes, subgroup points, density
  * bitmaps, projective-to-affine conversion, and the checks common to both
- * groups (test_size, test_equal_opposite) built on the test's own check_one.
+ * groups (test_size, test_equal_opposite, test_windows) built on the test's
+ * own check_one.
  * The including test names its group first:
  *
  *     #define GPU_MSM_GROUP g1                 (or g2: czk_g1_* / czk_g2_*)
@@ -169,6 +170,34 @@ static void test_equal_opposite(czk_gpu *g) {
     for (size_t i = 0; i < n; i++) bb[i] = b[0];
     check_one(g, "all equal", bb, s, n, NULL);
     free(s), free(bb), free(b);
+}
+
+/* Each window of cs forced (CZK_GPU_MSM_WINDOW): random scalars, and
+ * small ones over 8 bases repeated (many equal buckets, equal parts in the
+ * window sums' tree), n of them. From 2^15 buckets a window has more than
+ * one block of parts, and the tree more than one level. */
+static void test_windows(czk_gpu *g, const unsigned *cs, size_t k, size_t n) {
+    gpu_msm_affine *b = make_points(n, 1), *few = make_points(8, 0);
+    czk_fr *s = malloc(n * sizeof *s);
+    char what[64], cv[8];
+    for (size_t i = 0; i < k; i++) {
+        const int before = test_failures;
+        snprintf(cv, sizeof cv, "%u", cs[i]);
+        setenv("CZK_GPU_MSM_WINDOW", cv, 1);
+        make_scalars(s, n, MIX_RANDOM);
+        snprintf(what, sizeof what, "random, window %u", cs[i]);
+        check_one(g, what, b, s, n, NULL);
+        for (size_t j = 0; j < n; j++) b[j] = few[j % 8];
+        make_scalars(s, n, MIX_SMALL);
+        snprintf(what, sizeof what, "small over 8 bases, window %u", cs[i]);
+        check_one(g, what, b, s, n, NULL);
+        free(b);
+        b = make_points(n, 1);
+        printf(GPU_MSM_SIZE_TAG "window %-2u n=%zu %s\n", cs[i], n, test_failures == before ? "ok" : "FAILED");
+        fflush(stdout);
+    }
+    unsetenv("CZK_GPU_MSM_WINDOW");
+    free(s), free(b), free(few);
 }
 
 #endif

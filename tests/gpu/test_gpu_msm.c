@@ -4,7 +4,8 @@
  * 0/1-heavy scalars (20% big: gathered; PoRep-shaped, 5% big; random but
  * 1 in 64 zero or one: read through the index list), all zero (nothing
  * big, no ones), all one (only ones), r - 1 (every scalar big), small
- * values (shared buckets); random density bitmaps; bases at infinity; equal and opposite
+ * values (shared buckets); windows forced from 4 to 22 bits (the window
+ * sums' tree of one to three levels); random density bitmaps; bases at infinity; equal and opposite
  * bases (the doubling and cancellation cases of the bucket additions);
  * resident bases reused across calls; argument errors; out-of-memory under
  * tiny and medium caps (clean failure, nothing left on the device, the
@@ -149,6 +150,8 @@ int main(void) {
     test_size(g, (size_t)1 << 20, 0);
     test_equal_opposite(g);
     printf("equal/opposite %s\n", test_failures ? "FAILED" : "ok");
+    static const unsigned windows[] = {4, 5, 9, 13, 17, 22};
+    test_windows(g, windows, sizeof windows / sizeof windows[0], 70001);
     test_resident(g);
     printf("resident %s\n", test_failures ? "FAILED" : "ok");
     CHECK(czk_gpu_mem_used(g) == 0);

@@ -4,7 +4,8 @@
  * n = 1, 2, 3, 100, 1000, 2^10, 2^12, 2^16 + 3, 2^16, 2^18, 2^20 (odd sizes
  * among them); random scalars, 0/1-heavy scalars (also PoRep-shaped, and
  * random with 1 in 64 zero or one), all zero, all one, r - 1, small values
- * (shared buckets); random density bitmaps; bases at infinity;
+ * (shared buckets); windows forced from 4 to 17 bits (the window sums'
+ * tree of one to three levels); random density bitmaps; bases at infinity;
  * equal and opposite bases. The _dev entry points of both groups against
  * the host-scalar ones (and their argument errors); argument errors;
  * out-of-memory under tiny and medium caps (CZK_ERR_NO_MEMORY, nothing left
@@ -261,6 +262,8 @@ int main(void) {
     test_size(g, ((size_t)1 << 17) + 12345, 0);
     test_equal_opposite(g);
     printf("equal/opposite %s\n", test_failures ? "FAILED" : "ok");
+    static const unsigned windows[] = {4, 9, 13, 17};
+    test_windows(g, windows, sizeof windows / sizeof windows[0], 30001);
     test_resident_dev(g);
     printf("resident/dev %s\n", test_failures ? "FAILED" : "ok");
 #ifdef CZK_HAVE_CUDA
