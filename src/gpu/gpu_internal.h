@@ -109,8 +109,8 @@ cudaError_t czk_gpu_msm_sort(void *temp, size_t *temp_bytes, const uint32_t *key
                             const uint32_t *vals_in, uint32_t *vals_out, size_t m, int bits, cudaStream_t s);
 /* Buckets (nb XYZZ) of one window from its m sorted pairs, in slices of L:
  * chunks writes the runs inside a slice and 2 partials per slice (partial:
- * 2·ceil(m/L) XYZZ); fix writes the rest of the nb buckets (range: nb·12
- * + 16 bytes of scratch: the runs' bounds, the long runs' list). */
+ * 2·ceil(m/L) XYZZ); fix writes the rest of the nb buckets (range: nb·16
+ * + 16 bytes of scratch: the runs' bounds, the short and long runs' lists). */
 cudaError_t czk_gpu_launch_msm_chunks(int grp, const uint32_t *keys, const uint32_t *vals, size_t m, unsigned L,
                                      uint32_t nb, const void *bases, const void *pts, void *buckets, void *partial,
                                      cudaStream_t s);

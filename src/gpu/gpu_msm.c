@@ -380,7 +380,7 @@ static czk_err msm_core(czk_gpu *g, const msm_group *G, void *r, const void *dba
         CKE(buf_alloc(&b, B_SEG, (size_t)W * jb, "the MSM window sums", msg, msglen));
         CKE(buf_alloc(&b, B_PARTS, 2 * (size_t)W * nparts * xb, "the MSM window sums", msg, msglen));
         CKE(buf_alloc(&b, B_PARTS2, 2 * (size_t)W * nparts2 * xb, "the MSM window sums", msg, msglen));
-        CKE(buf_alloc(&b, B_RANGE, (size_t)nb * 12 + 16, "the MSM buckets", msg, msglen));
+        CKE(buf_alloc(&b, B_RANGE, (size_t)nb * 16 + 16, "the MSM buckets", msg, msglen));
         /* the pairing rounds' sums and scratch: without the memory, no rounds */
         pr = msm_pair_rounds(G, mbig, nset);
         if (pr) {

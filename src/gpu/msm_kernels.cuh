@@ -43,36 +43,66 @@ static __global__ void __launch_bounds__(256) msm_bounds_kernel(const uint32_t *
 #define FIX_SERIAL 32
 #define FIX_LONG_THREADS 128
 
-/* Bucket b < nb: infinity when empty; the sum of its partials when its run
- * crossed a slice edge (at most FIX_SERIAL; the longer ones are appended
- * to list, *nlong of them); untouched otherwise (chunks wrote it). */
+/* Bucket b < nb: infinity when empty (stored here); listed when its run
+ * crossed a slice edge, in short (up to FIX_SERIAL edges, *nshort of them)
+ * or else in long (*nlong); untouched otherwise (chunks wrote it). The
+ * sums are left to msm_fix_short_kernel over the short list: done here, a
+ * warp paid for an addition whenever one of its 32 buckets needed one (a
+ * quarter of the H MSM's buckets do, about every warp). Each warp takes
+ * its places in a list with one atomic. */
 template <class F>
-__global__ void __launch_bounds__(MSM_THREADS) msm_fix_kernel(const uint2 *range, unsigned L, uint32_t nb,
-                                                              xyzz_t<F> *buckets, const xyzz_t<F> *partial,
-                                                              uint32_t *nlong, uint32_t *list) {
+__global__ void __launch_bounds__(256) msm_fix_scan_kernel(const uint2 *range, unsigned L, uint32_t nb,
+                                                           xyzz_t<F> *buckets, uint32_t *nshort,
+                                                           uint32_t *short_list, uint32_t *nlong,
+                                                           uint32_t *long_list) {
     const uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
-    if (b >= nb) return;
-    const uint2 r = range[b];
-    const size_t s = r.x, e = r.y;
-    xyzz_t<F> acc;
-    xyzz_set_inf(acc);
-    if (s == e) {
+    const unsigned lane = threadIdx.x & 31;
+    bool is_short = false, is_long = false;
+    if (b < nb) {
+        const uint2 r = range[b];
+        if (r.x == r.y) {
+            xyzz_t<F> inf;
+            xyzz_set_inf(inf);
+            xyzz_store(buckets + b, inf);
+        } else {
+            const size_t t0 = r.x / L, t1 = (r.y - 1) / L;
+            is_long = t1 - t0 > FIX_SERIAL;
+            is_short = t1 != t0 && !is_long;
+        }
+    }
+    const unsigned below = (1u << lane) - 1;
+    const unsigned ms = __ballot_sync(0xffffffffu, is_short), ml = __ballot_sync(0xffffffffu, is_long);
+    uint32_t bs = 0, bl = 0;
+    if (lane == 0) {
+        if (ms) bs = atomicAdd(nshort, (uint32_t)__popc(ms));
+        if (ml) bl = atomicAdd(nlong, (uint32_t)__popc(ml));
+    }
+    bs = __shfl_sync(0xffffffffu, bs, 0);
+    bl = __shfl_sync(0xffffffffu, bl, 0);
+    if (is_short) short_list[bs + __popc(ms & below)] = b;
+    if (is_long) long_list[bl + __popc(ml & below)] = b;
+}
+
+/* Grid-stride over the *nshort listed buckets: each one's partials summed
+ * in a row (at most FIX_SERIAL + 1). */
+template <class F>
+__global__ void __launch_bounds__(MSM_THREADS) msm_fix_short_kernel(const uint2 *range, unsigned L,
+                                                                    const uint32_t *nshort, const uint32_t *list,
+                                                                    xyzz_t<F> *buckets, const xyzz_t<F> *partial) {
+    const uint32_t n = *nshort;
+    for (uint32_t q = blockIdx.x * blockDim.x + threadIdx.x; q < n; q += gridDim.x * blockDim.x) {
+        const uint32_t b = list[q];
+        const uint2 r = range[b];
+        const size_t s = r.x, e = r.y, t0 = s / L, t1 = (e - 1) / L;
+        xyzz_t<F> acc;
+        xyzz_load(acc, partial + 2 * t0 + (s == t0 * L ? 0 : 1));
+        for (size_t t = t0 + 1; t <= t1; t++) {
+            xyzz_t<F> p;
+            xyzz_load(p, partial + 2 * t);
+            xyzz_add(acc, p);
+        }
         xyzz_store(buckets + b, acc);
-        return;
     }
-    const size_t t0 = s / L, t1 = (e - 1) / L;
-    if (t0 == t1) return;
-    if (t1 - t0 > FIX_SERIAL) {
-        list[atomicAdd(nlong, 1u)] = b;
-        return;
-    }
-    xyzz_load(acc, partial + 2 * t0 + (s == t0 * L ? 0 : 1));
-    for (size_t t = t0 + 1; t <= t1; t++) {
-        xyzz_t<F> q;
-        xyzz_load(q, partial + 2 * t);
-        xyzz_add(acc, q);
-    }
-    xyzz_store(buckets + b, acc);
 }
 
 /* Block q (grid-stride over the *nlong listed buckets): the bucket's
@@ -278,27 +308,33 @@ static inline cudaError_t launch_chunks(const uint32_t *keys, const uint32_t *va
     return cudaGetLastError();
 }
 
-/* range: nb·12 + 16 bytes of scratch: the runs' bounds (nb uint2,
- * msm_bounds_kernel), the count of long runs (16 B) and their list (nb
- * uint32). m / L slices. */
+/* range: nb·16 + 16 bytes of scratch: the runs' bounds (nb uint2,
+ * msm_bounds_kernel), the counts of long and short runs (16 B), and their
+ * lists (nb uint32 each). m / L slices. */
 template <class F>
 static inline cudaError_t launch_fix(const uint32_t *keys, size_t m, unsigned L, uint32_t nb, void *range,
                                      void *buckets, const void *partial, cudaStream_t s) {
-    uint32_t *nlong = (uint32_t *)((char *)range + (size_t)nb * sizeof(uint2)), *list = nlong + 4;
+    uint32_t *nlong = (uint32_t *)((char *)range + (size_t)nb * sizeof(uint2)), *nshort = nlong + 1;
+    uint32_t *long_list = nlong + 4, *short_list = long_list + nb;
     cudaError_t ce = cudaMemsetAsync(range, 0, (size_t)nb * sizeof(uint2) + 16, s);
     if (ce != cudaSuccess) return ce;
     msm_bounds_kernel<<<blocks_for(m, 256), 256, 0, s>>>(keys, (uint32_t)m, nb, (uint2 *)range);
     ce = cudaGetLastError();
     if (ce != cudaSuccess) return ce;
-    msm_fix_kernel<F><<<blocks_for(nb, MSM_THREADS), MSM_THREADS, 0, s>>>((const uint2 *)range, L, nb,
-                                                                           (xyzz_t<F> *)buckets,
-                                                                           (const xyzz_t<F> *)partial, nlong, list);
+    msm_fix_scan_kernel<F><<<blocks_for(nb, 256), 256, 0, s>>>((const uint2 *)range, L, nb, (xyzz_t<F> *)buckets,
+                                                                nshort, short_list, nlong, long_list);
+    ce = cudaGetLastError();
+    if (ce != cudaSuccess) return ce;
+    /* at most nb short runs: up to about 8 blocks per SM of an H200 */
+    const size_t most_short = blocks_for(nb, MSM_THREADS);
+    msm_fix_short_kernel<F><<<most_short < 1056 ? (unsigned)most_short : 1056, MSM_THREADS, 0, s>>>(
+        (const uint2 *)range, L, nshort, short_list, (xyzz_t<F> *)buckets, (const xyzz_t<F> *)partial);
     ce = cudaGetLastError();
     if (ce != cudaSuccess) return ce;
     /* at most one long run per FIX_SERIAL slices; 2 blocks per SM of an H200 at most */
     const size_t slices = (m + L - 1) / L, most = slices / FIX_SERIAL + 1;
     const unsigned grid = most < 264 ? (unsigned)most : 264;
-    msm_fix_long_kernel<F><<<grid, FIX_LONG_THREADS, 0, s>>>((const uint2 *)range, L, nlong, list,
+    msm_fix_long_kernel<F><<<grid, FIX_LONG_THREADS, 0, s>>>((const uint2 *)range, L, nlong, long_list,
                                                             (xyzz_t<F> *)buckets, (const xyzz_t<F> *)partial);
     return cudaGetLastError();
 }

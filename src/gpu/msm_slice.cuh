@@ -42,7 +42,7 @@ static __device__ __forceinline__ void add_slot(xyzz_t<F> &acc, const aff_t<F> *
  * lanes' most live slots, not the union of their live positions. A run
  * wholly inside the slice goes to its bucket; one crossing the left edge
  * to partial slot 2t, one crossing only the right edge to 2t+1
- * (msm_fix_kernel reads them). PAIRS: after the pairing rounds, whose
+ * (the fix kernels read them). PAIRS: after the pairing rounds, whose
  * sums are in pts (G1 only; without them the loop is the one before the
  * rounds existed: the skipping cost G2's kernel 3 %). msm_chunks_kernel
  * runs it for thread t. */

@@ -12,7 +12,7 @@
  *   or P - P) must be left alone and the sums still hold;
  * - then the bucket accumulation as the device runs it: every slice of L
  *   slots (msm_chunks_slice, which skips the dead slots) and the fix-up of
- *   the runs that cross slices (msm_fix_kernel's rule, here on the host),
+ *   the runs that cross slices (the fix kernels' rule, here on the host),
  *   with buckets and partials starting as garbage: every bucket must come
  *   out equal to its original sum (slices of 1, 5, 16 and 64 slots); the
  *   same without the rounds (the slices' plain path).
@@ -144,7 +144,7 @@ static size_t run_window(czk_rng *rng, const std::vector<czk_g1_affine> &bases, 
                     msm_chunks_slice<fp_t, false>(t, keys.data(), vals0.data(), m, L, nb, ba, NULL, buckets.data(),
                                                   partial.data());
             }
-            for (uint32_t b = 0; b < nb; b++) { /* msm_fix_kernel's rule */
+            for (uint32_t b = 0; b < nb; b++) { /* the fix kernels' rule */
                 size_t s0 = m, e0 = 0;
                 for (size_t i = 0; i < m; i++)
                     if (keys[i] == b) {
