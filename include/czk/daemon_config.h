@@ -21,7 +21,7 @@
  *               gpu_workers_per_device = 2
  *   [synthesis] threads = 0                   CPU threads (0: one per CPU)
  *               partition_workers = 2         (cuzk: deprecated; czk: partitions synthesized at once)
- *               pack_abc = false              (czk) keep waiting partitions' a, b, c packed
+ *               pack_abc = true               (czk) keep waiting partitions' a, b, c packed
  *   [srs]       param_cache = "..."           <circuit id>.params files
  *   [logging]   level = "info"                trace, debug, info, warn, error
  *
@@ -60,7 +60,7 @@ typedef struct {
     int gpu_workers_per_device;            /* default 2 */
     int partition_workers;                 /* default 2 */
     int synthesis_threads;                 /* 0 = one per CPU */
-    bool pack_abc;                         /* default false (czk_engine_config.pack_abc) */
+    bool pack_abc;                         /* default true (czk_engine_config.pack_abc) */
     czk_log_level log_level;               /* default info */
     czk_backend_kind backend;              /* --backend; default auto */
     size_t queue_limit;                    /* default 1024 */

@@ -42,6 +42,7 @@ void czk_daemon_config_default(czk_daemon_config *c) {
     else snprintf(c->param_cache, sizeof c->param_cache, "%s/.cache/czk/params", home);
     c->gpu_workers_per_device = 2;
     c->partition_workers = 2;
+    c->pack_abc = true;
     c->log_level = CZK_LOG_INFO;
     c->backend = CZK_BACKEND_KIND_AUTO;
     c->queue_limit = 1024;

@@ -86,7 +86,7 @@ static void test_good(void) {
     CHECK_MSG(e == CZK_OK, "cuzk example: %s", msg);
     CHECK(!strcmp(c.listen, "0.0.0.0:9820") && !strcmp(c.param_cache, "/data/zk/params"));
     CHECK(c.total_budget == 0 && c.safety_margin == 5 * GiB && c.n_devices == 0 && c.gpu_workers_per_device == 2);
-    CHECK(c.synthesis_threads == 0 && c.log_level == CZK_LOG_INFO && !c.pack_abc);
+    CHECK(c.synthesis_threads == 0 && c.log_level == CZK_LOG_INFO && c.pack_abc);
     CHECK(strstr(c.warnings, "t.toml:12: memory.eviction_min_idle is a cuzk setting") != NULL);
     CHECK(strstr(c.warnings, "gpus.gpu_threads") && strstr(c.warnings, "scheduler.sort_by_type") &&
           strstr(c.warnings, "pipeline.synthesis_concurrency"));
@@ -113,7 +113,7 @@ static void test_good(void) {
         "[synthesis]\n"
         "threads = +16\n"
         "partition_workers = 7\n"
-        "pack_abc = true\n"
+        "pack_abc = false\n"
         "[srs]\n"
         "\"param_cache\" = \"/p\"\n"
         "[logging]\n"
@@ -125,7 +125,7 @@ static void test_good(void) {
     CHECK_MSG(!strcmp(c.state_dir, "/var/lib/czk \"x\" \xc3\xa9\t1"), "state_dir '%s'", c.state_dir);
     CHECK(c.queue_limit == 2000 && c.result_keep_ms == 90L * 60000 && c.max_message_bytes == ((size_t)64 << 20));
     CHECK(c.n_devices == 2 && c.devices[0] == 0 && c.devices[1] == 3 && c.gpu_workers_per_device == 3);
-    CHECK(c.safety_margin == GiB && c.synthesis_threads == 16 && c.partition_workers == 7 && c.pack_abc);
+    CHECK(c.safety_margin == GiB && c.synthesis_threads == 16 && c.partition_workers == 7 && !c.pack_abc);
     CHECK(!strcmp(c.param_cache, "/p") && c.log_level == CZK_LOG_DEBUG);
     CHECK(strstr(c.warnings, "logging.format") != NULL);
 
