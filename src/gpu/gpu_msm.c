@@ -226,6 +226,8 @@ static void msm_shape(int c, unsigned *W, uint32_t *nb) {
 static unsigned msm_window_glog(const msm_group *G, unsigned W, uint32_t nb) {
     unsigned glog = 4;
     while (((size_t)W * nb >> glog) > ((size_t)1 << G->parts_threads_log)) glog++;
+    const char *env = getenv("CZK_GPU_MSM_SUMS_GLOG"); /* for tuning: parts of 2^k buckets */
+    if (env && env[0] && atoi(env) >= 0 && atoi(env) <= 24) glog = (unsigned)atoi(env);
     unsigned c1 = 0;
     while ((1u << c1) < nb) c1++;
     return glog < c1 ? glog : c1;
