@@ -9,6 +9,7 @@
 #include "g1.cuh"
 #include "g2.cuh"
 #include "msm_slice.cuh"
+#include "msm_sums.cuh"
 
 #define MSM_THREADS 128
 
@@ -140,20 +141,6 @@ __global__ void __launch_bounds__(FIX_LONG_THREADS) msm_fix_long_kernel(const ui
     }
 }
 
-/* Over the G buckets B_i at bk: run = Σ B_i and tot = Σ (i+1)·B_i, by a
- * running sum from the top (2 additions per bucket). */
-template <class F>
-static __device__ __forceinline__ void running_sums(const xyzz_t<F> *bk, size_t G, xyzz_t<F> &run, xyzz_t<F> &tot) {
-    xyzz_t<F> q;
-    xyzz_set_inf(run);
-    xyzz_set_inf(tot);
-    for (size_t i = G; i-- > 0;) {
-        xyzz_load(q, bk + i);
-        xyzz_add(run, q);
-        xyzz_add(tot, run);
-    }
-}
-
 /* Thread (w, p) of W·P: over part p of window w (its G = nb/P buckets B_i,
  * i local), t = Σ (i+1)·B_i and r = Σ B_i (running_sums), XYZZ in
  * out[2(wP+p)] and out[2(wP+p)+1]. */
@@ -170,92 +157,13 @@ __global__ void __launch_bounds__(MSM_THREADS) msm_parts_kernel(const xyzz_t<F> 
     xyzz_store(out + 2 * t + 1, run);
 }
 
-template <class F> static __device__ __forceinline__ F fe_shfl_down(const F &a, unsigned d) {
-    F r;
-    const uint32_t *s = reinterpret_cast<const uint32_t *>(&a);
-    uint32_t *o = reinterpret_cast<uint32_t *>(&r);
-#pragma unroll
-    for (unsigned i = 0; i < sizeof(F) / 4; i++) o[i] = __shfl_down_sync(0xffffffffu, s[i], d);
-    return r;
-}
-
-template <class F> static __device__ __forceinline__ void xyzz_shfl_down(xyzz_t<F> &o, const xyzz_t<F> &p, unsigned d) {
-    o.x = fe_shfl_down(p.x, d);
-    o.y = fe_shfl_down(p.y, d);
-    o.zz = fe_shfl_down(p.zz, d);
-    o.zzz = fe_shfl_down(p.zzz, d);
-}
-
-/* A warp's lanes hold (t_j, r_j) of consecutive parts j of 2^glog buckets
- * each (t_j = Σ (i+1)·B_i, r_j = Σ B_i over the part, i local). On lane 0
- * at the end: t = Σ_j t_j + 2^glog·Σ_j j·r_j, the same sum over all the
- * lanes' buckets; R = Σ_j r_j is stored to r_out (when not NULL) by lane 0.
- * Σ_j j·r_j is Σ_{j ≥ 1} of the suffix sums Σ_{l ≥ j} r_l: a scan and two
- * reductions, 15 additions in a row instead of 3·32. All lanes take part. */
-template <class F>
-static __device__ __forceinline__ void warp_window_sum(xyzz_t<F> &t, xyzz_t<F> &r, unsigned glog, xyzz_t<F> *r_out) {
-    const unsigned lane = threadIdx.x & 31;
-    xyzz_t<F> o;
-    for (unsigned d = 1; d < 32; d <<= 1) { /* r ← Σ_{l ≥ lane} r_l */
-        xyzz_shfl_down(o, r, d);
-        if (lane + d < 32) xyzz_add(r, o);
-    }
-    if (lane == 0) {
-        if (r_out) xyzz_store(r_out, r);
-        xyzz_set_inf(r);
-    }
-    for (unsigned d = 16; d > 0; d >>= 1) { /* lane 0: Σ_{j ≥ 1} of the suffix sums, and Σ t_j */
-        xyzz_shfl_down(o, r, d);
-        if (lane + d < 32) xyzz_add(r, o);
-        xyzz_shfl_down(o, t, d);
-        if (lane + d < 32) xyzz_add(t, o);
-    }
-    if (lane == 0) {
-        for (unsigned k = 0; k < glog; k++) xyzz_dbl(r);
-        xyzz_add(t, r);
-    }
-}
-
-/* Block b: group b of P pairs (P a power of two up to MSM_TREE_MAX; the
- * block has max(P, 32) threads), in[2(bP+j)] = t_j, in[2(bP+j)+1] = r_j,
- * each pair over 2^glog consecutive buckets, the group's pairs in order.
- * The group's T = Σ_j t_j + 2^glog·Σ_j j·r_j and R = Σ_j r_j: each warp
- * reduces its 32 pairs (warp_window_sum), then warp 0 the warps' sums (each
- * over 2^(glog+5) buckets). FINAL: T alone, Jacobian, to out[b] (jac_t);
- * else T and R, XYZZ, to out[2b] and out[2b+1]. */
-#define MSM_TREE_MAX 256
+/* Block b: group b of the tree (tree_group, msm_sums.cuh), in shared
+ * memory the warps' sums. */
 template <class F, bool FINAL>
 __global__ void __launch_bounds__(MSM_TREE_MAX) msm_tree_kernel(const xyzz_t<F> *in, unsigned P, unsigned glog,
                                                                 void *out) {
     __shared__ xyzz_t<F> sh[2 * (MSM_TREE_MAX / 32)];
-    const unsigned j = threadIdx.x, warp = j >> 5, nw = (blockDim.x + 31) >> 5;
-    xyzz_t<F> *r_out = FINAL ? NULL : (xyzz_t<F> *)out + 2 * (size_t)blockIdx.x + 1;
-    xyzz_t<F> t, r;
-    if (j < P) {
-        xyzz_load(t, in + 2 * ((size_t)blockIdx.x * P + j));
-        xyzz_load(r, in + 2 * ((size_t)blockIdx.x * P + j) + 1);
-    } else {
-        xyzz_set_inf(t);
-        xyzz_set_inf(r);
-    }
-    if (nw > 1) {
-        warp_window_sum(t, r, glog, sh + 2 * warp + 1);
-        if ((j & 31) == 0) xyzz_store(sh + 2 * warp, t);
-        __syncthreads();
-        if (warp != 0) return;
-        if (j < nw) {
-            xyzz_load(t, sh + 2 * j);
-            xyzz_load(r, sh + 2 * j + 1);
-        } else {
-            xyzz_set_inf(t);
-            xyzz_set_inf(r);
-        }
-        glog += 5;
-    }
-    warp_window_sum(t, r, glog, r_out);
-    if (j != 0) return;
-    if (FINAL) xyzz_store_jac((jac_t<F> *)out + blockIdx.x, t);
-    else xyzz_store((xyzz_t<F> *)out + 2 * (size_t)blockIdx.x, t);
+    tree_group<F, FINAL, warp_lanes>(in, P, glog, out, blockIdx.x, threadIdx.x, blockDim.x, sh);
 }
 
 /* The ones' sum, flat over their compacted base indices: thread t of T
@@ -382,7 +290,7 @@ static inline cudaError_t launch_window_sums(const void *buckets, unsigned W, ui
     const xyzz_t<FC> *in = (const xyzz_t<FC> *)parts;
     void *o = parts2;
     while (ce == cudaSuccess) {
-        const unsigned P = Q < MSM_TREE_MAX ? (unsigned)Q : MSM_TREE_MAX, threads = P < 32 ? 32 : P;
+        const unsigned P = tree_group_pairs(Q), threads = P < 32 ? 32 : P;
         const unsigned groups = (unsigned)(W * (Q / P));
         if (Q == P) {
             msm_tree_kernel<FC, true><<<groups, threads, 0, s>>>(in, P, glog, out);

@@ -24,7 +24,8 @@ struct alignas(16) uint4 {
 static inline uint4 make_uint4(uint32_t x, uint32_t y, uint32_t z, uint32_t w) { return uint4{x, y, z, w}; }
 static inline uint4 __ldg(const uint4 *p) { return *p; }
 
-static unsigned ptx_cc; /* the emulated carry / borrow flag */
+static thread_local unsigned ptx_cc; /* the emulated carry / borrow flag (one per host thread:
+                                     * test_msm_sums_emulated runs a warp's lanes on threads) */
 
 static inline uint32_t ptx_mul_lo(uint32_t a, uint32_t b) { return (uint32_t)((uint64_t)a * b); }
 static inline uint32_t ptx_mul_hi(uint32_t a, uint32_t b) { return (uint32_t)(((uint64_t)a * b) >> 32); }
