@@ -125,8 +125,9 @@ cudaError_t czk_gpu_launch_msm_fix(int grp, const uint32_t *keys, size_t m, unsi
                                   void *buckets, const void *partial, cudaStream_t s);
 /* out (W Jacobian): per window w of nb buckets B_k, Σ_k (k+1)·B_k, summed
  * in parts of 2^glog buckets (2^glog <= nb, a power of two) and then a
- * tree. Scratch: parts 2·W·(nb >> glog) XYZZ points, parts2 2·W·max(1,
- * (nb >> glog) / 256). */
+ * tree. Scratch: parts 2·W·(nb >> glog) XYZZ points, parts2 2·W·
+ * czk_gpu_msm_window_sums_pairs2(nb >> glog). */
+size_t czk_gpu_msm_window_sums_pairs2(size_t parts);
 cudaError_t czk_gpu_launch_msm_window_sums(int grp, const void *buckets, unsigned W, uint32_t nb, unsigned glog,
                                           void *parts, void *parts2, void *out, cudaStream_t s);
 /* The ones' sum in czk_gpu_msm_ones_threads(grp, m) = T partials:

@@ -223,14 +223,13 @@ static void msm_shape(int c, unsigned *W, uint32_t *nb) {
  * least 16 buckets (32 additions in a row for each part, against about 15
  * and log2 of the part for each level of the tree above it), and at most
  * the whole window. */
-static unsigned msm_window_glog(const msm_group *G, unsigned W, uint32_t nb) {
+static unsigned msm_window_glog(const msm_group *G, unsigned W, int c) {
+    const unsigned whole = (unsigned)c - 1; /* a window's nb = 2^(c-1) buckets */
     unsigned glog = 4;
-    while (((size_t)W * nb >> glog) > ((size_t)1 << G->parts_threads_log)) glog++;
+    while (((size_t)W << whole >> glog) > ((size_t)1 << G->parts_threads_log)) glog++;
     const char *env = getenv("CZK_GPU_MSM_SUMS_GLOG"); /* for tuning: parts of 2^k buckets */
     if (env && env[0] && atoi(env) >= 0 && atoi(env) <= 24) glog = (unsigned)atoi(env);
-    unsigned c1 = 0;
-    while ((1u << c1) < nb) c1++;
-    return glog < c1 ? glog : c1;
+    return glog < whole ? glog : whole;
 }
 
 /* The MSM over device bases (nset of them used) and device scalars (n
@@ -377,8 +376,8 @@ static czk_err msm_core(czk_gpu *g, const msm_group *G, void *r, const void *dba
             e = buf_alloc(&b, B_BUCK, (size_t)W * nb * xb, "the MSM buckets", msg, msglen);
         }
         if (e != CZK_OK) goto out;
-        glog = msm_window_glog(G, W, nb);
-        const size_t nparts = (size_t)nb >> glog, nparts2 = nparts > 256 ? nparts / 256 : 1;
+        glog = msm_window_glog(G, W, c);
+        const size_t nparts = (size_t)nb >> glog, nparts2 = czk_gpu_msm_window_sums_pairs2(nparts);
         CKE(buf_alloc(&b, B_SEG, (size_t)W * jb, "the MSM window sums", msg, msglen));
         CKE(buf_alloc(&b, B_PARTS, 2 * (size_t)W * nparts * xb, "the MSM window sums", msg, msglen));
         CKE(buf_alloc(&b, B_PARTS2, 2 * (size_t)W * nparts2 * xb, "the MSM window sums", msg, msglen));

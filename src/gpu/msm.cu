@@ -245,6 +245,9 @@ extern "C" cudaError_t czk_gpu_launch_msm_fix(int grp, const uint32_t *keys, siz
                : launch_fix<fp_t>(keys, m, L, nb, range, buckets, partial, s);
 }
 
+/* the tree's first level leaves a pair per group of the parts */
+extern "C" size_t czk_gpu_msm_window_sums_pairs2(size_t parts) { return parts / tree_group_pairs(parts); }
+
 extern "C" cudaError_t czk_gpu_launch_msm_window_sums(int grp, const void *buckets, unsigned W, uint32_t nb,
                                                       unsigned glog, void *parts, void *parts2, void *out,
                                                       cudaStream_t s) {

@@ -276,8 +276,8 @@ static inline cudaError_t launch_xyzz_reduce(const void *in, size_t count, unsig
 /* Each window's Σ_k (k+1)·B_k (Jacobian, out[w]) from its nb buckets, in
  * parts of 2^glog buckets (2^glog <= nb): msm_parts_kernel, then
  * msm_tree_kernel over groups of up to MSM_TREE_MAX pairs until one is left
- * per window. parts: 2·W·(nb >> glog) XYZZ; parts2: 2·W·max(1, (nb >> glog)
- * / MSM_TREE_MAX) XYZZ. F: the parts kernel's field, FC: the tree's (same
+ * per window. parts: 2·W·(nb >> glog) XYZZ; parts2: 2·W·(nb >> glog) /
+ * tree_group_pairs(nb >> glog) XYZZ. F: the parts kernel's field, FC: the tree's (same
  * layout). */
 template <class F, class FC>
 static inline cudaError_t launch_window_sums(const void *buckets, unsigned W, uint32_t nb, unsigned glog, void *parts,

@@ -105,7 +105,7 @@ template <class FP, class FC>
 static void window_sums(const std::vector<xyzz_t<FP>> &buckets, unsigned W, uint32_t nb, unsigned glog,
                         std::vector<jac_t<FC>> &out) {
     size_t Q = nb >> glog;
-    std::vector<xyzz_t<FC>> a(2 * W * Q), c(2 * W * (Q > MSM_TREE_MAX ? Q / MSM_TREE_MAX : 1));
+    std::vector<xyzz_t<FC>> a(2 * W * Q), c(2 * W * (Q / tree_group_pairs(Q)));
     for (size_t t = 0; t < W * Q; t++) { /* thread t = (w, p) */
         const size_t w = t / Q, p = t % Q, G = nb / Q;
         xyzz_t<FP> run, tot;
