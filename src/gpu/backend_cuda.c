@@ -150,6 +150,8 @@ typedef struct {
     const void *(*ptr)(const void *b);
     czk_err (*msm)(czk_gpu *g, void *r, const void *dev_bases, size_t n_bases, const void *dev_scalars, size_t n,
                    const czk_bitmap *density, char *msg, size_t msglen);
+    czk_err (*prepared)(czk_gpu *g, void *r, const void *dev_bases, size_t n_bases, czk_gpu_msm_scalars *sc,
+                        char *msg, size_t msglen);
     void (*add)(void *r, const void *a);
     void (*zero)(void *r);
 } group_ops;
@@ -163,9 +165,14 @@ static czk_err g1_msm(czk_gpu *g, void *r, const void *db, size_t nb, const void
                       char *msg, size_t msglen) {
     return czk_gpu_msm_g1_dev(g, r, db, nb, ds, n, d, msg, msglen);
 }
+static czk_err g1_prepared(czk_gpu *g, void *r, const void *db, size_t nb, czk_gpu_msm_scalars *sc, char *msg,
+                           size_t msglen) {
+    return czk_gpu_msm_g1_prepared(g, r, db, nb, sc, msg, msglen);
+}
 static void g1_add(void *r, const void *a) { czk_g1_add(r, r, a); }
 static void g1_zero(void *r) { czk_g1_set_infinity(r); }
-static const group_ops G1_OPS = {sizeof(czk_g1_affine), g1_upload, g1_release, g1_ptr, g1_msm, g1_add, g1_zero};
+static const group_ops G1_OPS = {sizeof(czk_g1_affine), g1_upload, g1_release, g1_ptr, g1_msm, g1_prepared,
+                                 g1_add, g1_zero};
 
 static czk_err g2_upload(czk_gpu *g, const void *b, size_t n, void **out, char *msg, size_t msglen) {
     return czk_gpu_g2_bases_upload(g, b, n, (czk_gpu_g2_bases **)out, msg, msglen);
@@ -176,9 +183,14 @@ static czk_err g2_msm(czk_gpu *g, void *r, const void *db, size_t nb, const void
                       char *msg, size_t msglen) {
     return czk_gpu_msm_g2_dev(g, r, db, nb, ds, n, d, msg, msglen);
 }
+static czk_err g2_prepared(czk_gpu *g, void *r, const void *db, size_t nb, czk_gpu_msm_scalars *sc, char *msg,
+                           size_t msglen) {
+    return czk_gpu_msm_g2_prepared(g, r, db, nb, sc, msg, msglen);
+}
 static void g2_add(void *r, const void *a) { czk_g2_add(r, r, a); }
 static void g2_zero(void *r) { czk_g2_set_infinity(r); }
-static const group_ops G2_OPS = {sizeof(czk_g2_affine), g2_upload, g2_release, g2_ptr, g2_msm, g2_add, g2_zero};
+static const group_ops G2_OPS = {sizeof(czk_g2_affine), g2_upload, g2_release, g2_ptr, g2_msm, g2_prepared,
+                                 g2_add, g2_zero};
 
 #define STREAM_MIN_CHUNK ((size_t)1 << 12) /* scalars; a multiple of 64 */
 
@@ -234,6 +246,18 @@ static czk_err msm_any(cuda_backend *cb, const group_ops *G, void *r, const void
     return CZK_OK;
 }
 
+/* r = the MSM of prepared scalars sc over resident bases res (a query of
+ * nq points) from base off */
+static czk_err msm_prepared(cuda_backend *cb, const group_ops *G, void *r, const void *res, size_t nq, size_t off,
+                            czk_gpu_msm_scalars *sc, char *msg, size_t msglen) {
+    const size_t used = czk_gpu_msm_scalars_count(sc);
+    if (off > nq || used > nq - off) {
+        SET_MSG("an MSM needs %zu bases, the query has %zu", off + used, nq);
+        return CZK_ERR_INVALID_ARGUMENT;
+    }
+    return G->prepared(cb->gpu, r, (const char *)G->ptr(res) + off * G->point_bytes, nq - off, sc, msg, msglen);
+}
+
 static czk_err msm1(cuda_backend *cb, czk_g1 *r, const czk_gpu_g1_bases *res, const czk_g1_affine *q, size_t nq,
                     size_t off, const void *dscal, size_t n, const czk_bitmap *density, char *msg, size_t msglen) {
     return msm_any(cb, &G1_OPS, r, res, q, nq, off, dscal, n, density, msg, msglen);
@@ -268,6 +292,8 @@ typedef struct {
     cuda_backend *cb;
     czk_gpu_vec *win, *waux;
     const czk_assignment *asg;
+    bool densities;          /* also the aux densities of A and B (with resident bases) */
+    czk_gpu_density da, db; /* zeroed where not made: the MSMs then upload the map each */
     czk_err e;
     char msg[256];
 } witness_upload;
@@ -282,6 +308,15 @@ static void *witness_upload_run(void *arg) {
     if (w->e == CZK_OK && w->waux)
         w->e = czk_gpu_vec_upload_via(st, w->waux, w->asg->aux, w->asg->n_aux, w->cb->cfg.pool, w->msg,
                                       sizeof w->msg);
+    /* the densities' words and prefix counts, made once here rather than by
+     * each MSM from pageable memory (A's took 8 ms more than L's prep); a
+     * failure only leaves that to the MSMs */
+    if (w->e == CZK_OK && w->densities && w->asg->n_aux) {
+        if (w->asg->a_aux_density)
+            (void)czk_gpu_density_upload_via(st, w->asg->a_aux_density, w->asg->n_aux, w->cb->cfg.pool, &w->da, NULL, 0);
+        if (w->asg->b_aux_density)
+            (void)czk_gpu_density_upload_via(st, w->asg->b_aux_density, w->asg->n_aux, w->cb->cfg.pool, &w->db, NULL, 0);
+    }
     pthread_mutex_lock(&w->cb->mu);
     w->cb->uploads_done = true;
     pthread_cond_broadcast(&w->cb->holder_cv);
@@ -322,8 +357,8 @@ static void *input_msms_run(void *arg) {
 /* L, A and B in G1 (and B in G2 on the GPU) over the witness on the device
  * (the inputs' share on the host, see input_msms). */
 static czk_err witness_msms(cuda_backend *cb, cuda_pending *p, const czk_params *params, const czk_assignment *asg,
-                            const resident *res, const void *din, const void *daux, double *g1_s, double *g2_s,
-                            char *msg, size_t msglen) {
+                            const resident *res, const void *din, const void *daux, const czk_gpu_density *da,
+                            const czk_gpu_density *db, double *g1_s, double *g2_s, char *msg, size_t msglen) {
     const size_t ni = asg->n_input, na = asg->n_aux;
     const size_t kb = czk_bitmap_count(asg->b_input_density);
     const double t0 = now_s();
@@ -345,7 +380,13 @@ static czk_err witness_msms(cuda_backend *cb, cuda_pending *p, const czk_params 
     /* A: inputs in full, then aux by the a density */
     if (e == CZK_OK && !host_inputs)
         e = msm1(cb, &p->sums.a, res ? res->a : NULL, params->a, params->n_a, 0, din, ni, NULL, msg, msglen);
-    if (e == CZK_OK) {
+    if (e == CZK_OK && res && da->g) {
+        czk_gpu_msm_scalars *sc = NULL;
+        e = czk_gpu_msm_scalars_make(cb->gpu, daux, na, da, &sc, msg, msglen);
+        if (e == CZK_OK) e = msm_prepared(cb, &G1_OPS, &t, res->a, params->n_a, ni, sc, msg, msglen);
+        czk_gpu_msm_scalars_free(sc);
+        if (e == CZK_OK) czk_g1_add(&p->sums.a, &p->sums.a, &t);
+    } else if (e == CZK_OK) {
         e = msm1(cb, &t, res ? res->a : NULL, params->a, params->n_a, ni, daux, na, asg->a_aux_density, msg, msglen);
         if (e == CZK_OK) czk_g1_add(&p->sums.a, &p->sums.a, &t);
     }
@@ -353,9 +394,15 @@ static czk_err witness_msms(cuda_backend *cb, cuda_pending *p, const czk_params 
     if (e == CZK_OK && !host_inputs)
         e = msm1(cb, &p->sums.b_g1, res ? res->b_g1 : NULL, params->b_g1, params->n_b_g1, 0, din, ni,
                  asg->b_input_density, msg, msglen);
+    /* B's aux scalars prepared once for G1 and G2 (with resident bases and
+     * the density on the device) */
+    czk_gpu_msm_scalars *sb = NULL;
+    const bool b_prepared = res && db->g && (!gpu_g2 || res->b_g2);
+    if (e == CZK_OK && b_prepared) e = czk_gpu_msm_scalars_make(cb->gpu, daux, na, db, &sb, msg, msglen);
     if (e == CZK_OK) {
-        e = msm1(cb, &t, res ? res->b_g1 : NULL, params->b_g1, params->n_b_g1, kb, daux, na, asg->b_aux_density, msg,
-                 msglen);
+        e = b_prepared ? msm_prepared(cb, &G1_OPS, &t, res->b_g1, params->n_b_g1, kb, sb, msg, msglen)
+                       : msm1(cb, &t, res ? res->b_g1 : NULL, params->b_g1, params->n_b_g1, kb, daux, na,
+                              asg->b_aux_density, msg, msglen);
         if (e == CZK_OK) czk_g1_add(&p->sums.b_g1, &p->sums.b_g1, &t);
     }
     const double t1 = now_s();
@@ -366,11 +413,13 @@ static czk_err witness_msms(cuda_backend *cb, cuda_pending *p, const czk_params 
             e = msm2(cb, &p->sums.b_g2, res ? res->b_g2 : NULL, params->b_g2, params->n_b_g2, 0, din, ni,
                      asg->b_input_density, msg, msglen);
         if (e == CZK_OK) {
-            e = msm2(cb, &t2, res ? res->b_g2 : NULL, params->b_g2, params->n_b_g2, kb, daux, na, asg->b_aux_density,
-                     msg, msglen);
+            e = b_prepared ? msm_prepared(cb, &G2_OPS, &t2, res->b_g2, params->n_b_g2, kb, sb, msg, msglen)
+                           : msm2(cb, &t2, res ? res->b_g2 : NULL, params->b_g2, params->n_b_g2, kb, daux, na,
+                                  asg->b_aux_density, msg, msglen);
             if (e == CZK_OK) czk_g2_add(&p->sums.b_g2, &p->sums.b_g2, &t2);
         }
     }
+    czk_gpu_msm_scalars_free(sb);
     if (threaded) pthread_join(th, NULL);
     if (host_inputs && e == CZK_OK) {
         e = in.e;
@@ -398,6 +447,8 @@ static czk_err device_work(cuda_backend *cb, cuda_pending *p, const czk_params *
     czk_err e = CZK_OK;
     czk_gpu_vec *hv = NULL, *win = NULL, *waux = NULL;
     resident *res = NULL; /* NULL: the bases are streamed for each MSM */
+    witness_upload wu;
+    memset(&wu, 0, sizeof wu);
     double t0 = now_s(), t1;
     for (res = cb->res; res && res->params != params; res = res->next) {}
     /* the bases stay resident only where a partition's working set still
@@ -437,7 +488,11 @@ static czk_err device_work(cuda_backend *cb, cuda_pending *p, const czk_params *
     e = czk_gpu_vec_alloc(cb->gpu, asg->n_input, &win, msg, msglen);
     if (e == CZK_OK && asg->n_aux) e = czk_gpu_vec_alloc(cb->gpu, asg->n_aux, &waux, msg, msglen);
     if (e != CZK_OK) goto out;
-    witness_upload wu = {cb, win, waux, asg, CZK_OK, ""};
+    wu.cb = cb;
+    wu.win = win;
+    wu.waux = waux;
+    wu.asg = asg;
+    wu.densities = res != NULL;
     pthread_t wt;
     bool threaded = pthread_create(&wt, NULL, witness_upload_run, &wu) == 0;
     if (!threaded) witness_upload_run(&wu);
@@ -453,7 +508,8 @@ static czk_err device_work(cuda_backend *cb, cuda_pending *p, const czk_params *
     }
     if (e != CZK_OK) goto out;
     double t4 = now_s(), t_g1 = 0, t_g2 = 0;
-    e = witness_msms(cb, p, params, asg, res, czk_gpu_vec_ptr(win), czk_gpu_vec_ptr(waux), &t_g1, &t_g2, msg, msglen);
+    e = witness_msms(cb, p, params, asg, res, czk_gpu_vec_ptr(win), czk_gpu_vec_ptr(waux), &wu.da, &wu.db, &t_g1,
+                     &t_g2, msg, msglen);
     if (e != CZK_OK) goto out;
     pthread_mutex_lock(&cb->mu);
     cb->t.partitions++;
@@ -469,6 +525,8 @@ out:
     czk_gpu_vec_free(hv);
     czk_gpu_vec_free(win);
     czk_gpu_vec_free(waux);
+    czk_gpu_density_free(&wu.da);
+    czk_gpu_density_free(&wu.db);
     return e;
 }
 

@@ -36,6 +36,7 @@ struct czk_gpu {
     size_t cs_lo_len, cs_hi_len;
     czk_fr cs_nz; /* 1/(n·Z(g)) of that domain (H's factor on c) */
     unsigned dif_max; /* largest k of a pass (CZK_GPU_NTT_K, default 8: see stages() in ntt.cu) */
+    unsigned blk_log; /* a pass block's points, log2 (CZK_GPU_NTT_BLOCK_LOG, 8 … 10, default 9) */
     int separate_bitrev; /* CZK_GPU_NTT_BITREV=1: transforms in place, then a bit reversal (tests, benchmarks) */
     /* the staged uploads of the device's lock holder (gpu_stage.h), made at
      * the first one */
@@ -257,6 +258,9 @@ czk_err czk_gpu_open(czk_gpu **out, int ordinal, size_t mem_cap_bytes, char *msg
     g->dif_max = 8;
     const char *kenv = getenv("CZK_GPU_NTT_K");
     if (kenv && atoi(kenv) >= 1 && atoi(kenv) <= 10) g->dif_max = (unsigned)atoi(kenv);
+    g->blk_log = 9;
+    const char *benv = getenv("CZK_GPU_NTT_BLOCK_LOG");
+    if (benv && atoi(benv) >= 8 && atoi(benv) <= 10) g->blk_log = (unsigned)atoi(benv);
     const char *renv = getenv("CZK_GPU_NTT_BITREV");
     g->separate_bitrev = renv && atoi(renv) == 1;
     snprintf(g->desc, sizeof g->desc, "%s (sm_%d%d, %zu GiB)", prop.name, prop.major, prop.minor,
@@ -435,7 +439,7 @@ static cudaError_t run_passes_but(czk_gpu *g, void *x, unsigned log_n, int inver
     for (unsigned t = 0; t < npass; t++) {
         const unsigned i = dit ? npass - 1 - t : t, k = ks[i];
         if (without_b0 && bs[i] == 0) continue;
-        unsigned room = 10 - k, c = bs[i] < room ? bs[i] : room;
+        unsigned room = g->blk_log > k ? g->blk_log - k : 0, c = bs[i] < room ? bs[i] : room;
         cudaError_t ce =
             czk_gpu_launch_pass(x, log_n, bs[i], k, c, g->tw, g->tw_log, inverse, dit, t ? NULL : mb, g->stream);
         if (ce != cudaSuccess) return ce;
@@ -1050,6 +1054,55 @@ czk_err czk_gpu_vec_upload_via(czk_gpu_stager *st, czk_gpu_vec *v, const czk_fr 
     if (e != CZK_OK) return e;
     CK(cudaEventSynchronize(st->up_ev), "the staged upload");
     return CZK_OK;
+}
+
+/* the words, then the scan on the copy stream into prefix (its scratch
+ * after the nw counts) */
+static czk_err density_try(czk_gpu_stager *st, const czk_bitmap *d, size_t nw, czk_pool *pool, czk_gpu_density *out,
+                           char *msg, size_t msglen) {
+    czk_gpu *g = st->g;
+    size_t tb = 0;
+    CK(czk_gpu_density_prefix(NULL, &tb, NULL, nw, NULL, st->copy), "the density prefix (size)");
+    const size_t scratch_at = (out->words_bytes + 255) & ~(size_t)255;
+    czk_err e = dev_alloc(g, &out->words, out->words_bytes, "the density map", msg, msglen);
+    if (e != CZK_OK) return e;
+    e = dev_alloc(g, &out->prefix, scratch_at + tb, "the density map", msg, msglen);
+    if (e != CZK_OK) return e;
+    out->prefix_bytes = scratch_at + tb;
+    e = stage_copy(st, out->words, d->words, out->words_bytes, pool, msg, msglen);
+    if (e != CZK_OK) return e;
+    CK(czk_gpu_density_prefix((char *)out->prefix + scratch_at, &tb, out->words, nw, out->prefix, st->copy),
+       "the density prefix");
+    CK(cudaStreamSynchronize(st->copy), "the density prefix");
+    return CZK_OK;
+}
+
+czk_err czk_gpu_density_upload_via(czk_gpu_stager *st, const czk_bitmap *d, size_t n, czk_pool *pool,
+                                   czk_gpu_density *out, char *msg, size_t msglen) {
+    if (out) memset(out, 0, sizeof *out);
+    if (!st || !d || !out || !n || d->nbits < n)
+        return fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument%s%s", "", "");
+    CK(cudaSetDevice(st->g->ordinal), "cudaSetDevice");
+    const size_t nw = (n + 63) / 64;
+    out->g = st->g;
+    out->n = n;
+    out->nset = czk_bitmap_rank(d, n);
+    out->words_bytes = nw * 8;
+    czk_err e = density_try(st, d, nw, pool, out, msg, msglen);
+    if (e != CZK_OK) {
+        cudaStreamSynchronize(st->copy);
+        (void)cudaGetLastError();
+        czk_gpu_density_free(out);
+    }
+    return e;
+}
+
+void czk_gpu_density_free(czk_gpu_density *d) {
+    if (!d || !d->g) return;
+    cudaSetDevice(d->g->ordinal);
+    dev_free(d->g, d->words, d->words_bytes);
+    dev_free(d->g, d->prefix, d->prefix_bytes);
+    memset(d, 0, sizeof *d);
 }
 
 /* the lock holder's stager, made at its first use */

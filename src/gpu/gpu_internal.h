@@ -96,6 +96,10 @@ cudaError_t czk_gpu_launch_msm_prep(const void *scalars, size_t n, const void *w
  * count to *nsel, a device uint32); temp NULL: sets *temp_bytes only. */
 cudaError_t czk_gpu_msm_select(void *temp, size_t *temp_bytes, const void *cls, int v, uint32_t *out,
                                uint32_t *nsel, size_t m, cudaStream_t s);
+/* prefix[k] = the set bits of words[0 … k), k < nw (cub::DeviceScan; its
+ * temporary storage as czk_gpu_msm_select's). */
+cudaError_t czk_gpu_density_prefix(void *temp, size_t *temp_bytes, const void *words, size_t nw, void *prefix,
+                                   cudaStream_t s);
 /* out[i] = scal[idx[i]] (32 B each), i < m. */
 cudaError_t czk_gpu_launch_msm_gather(const void *scal, const uint32_t *idx, size_t m, void *out, cudaStream_t s);
 /* keys[i] = |d_i| - 1 (2^(c-1) for d_i = 0), vals[i] = j_i | (d_i < 0) << 31,
@@ -170,6 +174,36 @@ czk_err czk_gpu_msm_g1_dev(czk_gpu *g, czk_g1 *r, const void *dev_bases, size_t 
                            size_t n, const czk_bitmap *density, char *msg, size_t msglen);
 czk_err czk_gpu_msm_g2_dev(czk_gpu *g, czk_g2 *r, const void *dev_bases, size_t n_bases, const void *dev_scalars,
                            size_t n, const czk_bitmap *density, char *msg, size_t msglen);
+
+/* A density map's first n bits on the device: its words and, for each
+ * word, the set bits of the words before it (prefix, with the scan's
+ * scratch after it); nset: the set bits of the first n. Made with
+ * czk_gpu_density_upload_via (gpu_stage.h), freed with
+ * czk_gpu_density_free (a zeroed one is ignored). */
+typedef struct czk_gpu_density {
+    czk_gpu *g;
+    void *words, *prefix;
+    size_t n, nset, words_bytes, prefix_bytes;
+} czk_gpu_density;
+void czk_gpu_density_free(czk_gpu_density *d);
+
+/* Prepared MSM scalars: the prep and compaction of the _dev entry points,
+ * done once for several MSMs over the same scalars (B in G1 and in G2).
+ * dev_scalars: n Montgomery czk_fr on g's device, read by the make call
+ * only; dd: NULL (all participate) or a device density of n bits on g.
+ * The MSMs take dev_bases, n_bases of them (>= czk_gpu_msm_scalars_count);
+ * errors as the _dev entry points'. The prepared scalars hold about 4.5 to
+ * 36 bytes per participating scalar (by their classes) until freed (NULL
+ * ignored). */
+typedef struct czk_gpu_msm_scalars czk_gpu_msm_scalars;
+czk_err czk_gpu_msm_scalars_make(czk_gpu *g, const void *dev_scalars, size_t n, const czk_gpu_density *dd,
+                                 czk_gpu_msm_scalars **out, char *msg, size_t msglen);
+size_t czk_gpu_msm_scalars_count(const czk_gpu_msm_scalars *sc);
+czk_err czk_gpu_msm_g1_prepared(czk_gpu *g, czk_g1 *r, const void *dev_bases, size_t n_bases,
+                                czk_gpu_msm_scalars *sc, char *msg, size_t msglen);
+czk_err czk_gpu_msm_g2_prepared(czk_gpu *g, czk_g2 *r, const void *dev_bases, size_t n_bases,
+                                czk_gpu_msm_scalars *sc, char *msg, size_t msglen);
+void czk_gpu_msm_scalars_free(czk_gpu_msm_scalars *sc);
 /* The device pointer of resident bases (count of them: the upload's count). */
 const void *czk_gpu_g1_bases_ptr(const czk_gpu_g1_bases *b);
 const void *czk_gpu_g2_bases_ptr(const czk_gpu_g2_bases *b);

@@ -143,6 +143,13 @@ static double prof_now(void) {
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
+static void prof_start(msm_prof *prof) {
+    memset(prof, 0, sizeof *prof);
+    const char *penv = getenv("CZK_GPU_MSM_PROFILE");
+    prof->on = penv && penv[0] == '1';
+    prof->t0 = prof_now();
+}
+
 static void prof_mark(msm_prof *p, int stage, cudaStream_t st) {
     if (!p->on) return;
     cudaStreamSynchronize(st);
@@ -151,7 +158,7 @@ static void prof_mark(msm_prof *p, int stage, cudaStream_t st) {
     p->t0 = t;
 }
 
-enum { B_SCALARS, B_WORDS, B_PREFIX, B_SCAL, B_CLS, B_CNT, B_SELTEMP, B_ONESIDX, B_BIGIDX, B_SCALBIG, B_KIN,
+enum { B_SCALARS, B_WORDS, B_PREFIX, B_SCANTEMP, B_SCAL, B_CLS, B_CNT, B_SELTEMP, B_ONESIDX, B_BIGIDX, B_SCALBIG, B_KIN,
        B_KOUT, B_VIN, B_VOUT, B_TEMP, B_PART, B_BUCK, B_SEG, B_ONES0, B_ONES1, B_JAC, B_PARTS, B_PARTS2, B_KOUT2, B_VOUT2,
        B_RANGE, B_PTS, B_PSCR, B_COUNT };
 
@@ -189,22 +196,12 @@ static void buf_free(msm_bufs *b, int k) {
     } while (0)
 
 /* Common checks: r, the pointers, the density map's length; *nset = the
- * participating scalars (< 2^31); with a density map and n > 0, *prefix =
- * its words' prefix counts (czk_bitmap_prefix, one pass; the caller frees
- * it, also on error), else NULL. */
+ * participating scalars (< 2^31). */
 static czk_err check_args(const void *r, const void *bases, const void *scalars, size_t n, const czk_bitmap *density,
-                          size_t *nset, uint64_t **prefix, char *msg, size_t msglen) {
-    *prefix = NULL;
+                          size_t *nset, char *msg, size_t msglen) {
     if (!r || (n > 0 && (!bases || !scalars)) || (density && density->nbits < n))
         return msm_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument");
-    *nset = n;
-    if (density && n) {
-        *prefix = malloc((n + 63) / 64 * sizeof **prefix);
-        if (!*prefix) return msm_fail(msg, msglen, CZK_ERR_NO_MEMORY, "out of host memory");
-        *nset = czk_bitmap_prefix(density, n, *prefix);
-    } else if (density) {
-        *nset = 0;
-    }
+    *nset = density ? (n ? czk_bitmap_rank(density, n) : 0) : n;
     if (*nset >= ((size_t)1 << 31))
         return msm_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "GPU MSM: 2^31 or more scalars");
     return CZK_OK;
@@ -232,10 +229,31 @@ static unsigned msm_window_glog(const msm_group *G, unsigned W, int c) {
     return glog < whole ? glog : whole;
 }
 
-/* The MSM over device bases (nset of them used) and device scalars (n
- * Montgomery czk_fr); arguments checked, nset > 0, the device current. When
- * scal_bytes > 0 the call owns dscalars (scal_bytes allocated against g's
- * cap) and frees it after the first kernel or on error.
+/* Prepared scalars: a call's prep and compaction, kept for every MSM over
+ * the same scalars and density (B in G1 and in G2). b holds B_SCAL or
+ * B_SCALBIG, B_ONESIDX and B_BIGIDX; scal: the big scalars' canonical
+ * values, gathered (mbig of them) or by base index (nset, read through
+ * bidx when gather); bidx NULL when every scalar is big. */
+struct czk_gpu_msm_scalars {
+    msm_bufs b;
+    size_t n, nset, mones, mbig;
+    int gather;
+    const void *scal;
+    const uint32_t *bidx;
+    double t_prep, t_compact; /* profiled (ms), shown by the first MSM */
+    int shown;
+};
+
+static void scalars_release(czk_gpu_msm_scalars *sc) {
+    for (int k = 0; k < B_COUNT; k++) buf_free(&sc->b, k);
+}
+
+/* Prep and compaction of n device scalars (Montgomery czk_fr) into sc,
+ * nset of them participating (checked; > 0; the device current): by the
+ * device density dd, else by the host map density (its words uploaded and
+ * their prefix counts made on the device), else all. When scal_bytes > 0
+ * the call owns dscalars (scal_bytes allocated against g's cap) and frees
+ * it after the prep kernel or on error. On error sc holds nothing.
  *
  * After prep, the scalars are compacted by class: the ones' base indices
  * (their sum: msm_ones_kernel, flat over the list) and, unless every
@@ -244,94 +262,127 @@ static unsigned msm_window_glog(const msm_group *G, unsigned W, int c) {
  * most half of them big, their canonical scalars are gathered into a dense
  * array (and the full one freed); else digits reads them through the index
  * list. */
-static czk_err msm_core(czk_gpu *g, const msm_group *G, void *r, const void *dbases, const void *dscalars,
-                        size_t scal_bytes, size_t n, const czk_bitmap *density, const uint64_t *prefix,
-                        size_t nset, char *msg, size_t msglen) {
-    msm_bufs b;
-    memset(&b, 0, sizeof b);
-    b.g = g;
+static czk_err scalars_prep(czk_gpu *g, const void *dscalars, size_t scal_bytes, size_t n, const czk_bitmap *density,
+                            const czk_gpu_density *dd, size_t nset, czk_gpu_msm_scalars *sc, msm_prof *prof,
+                            char *msg, size_t msglen) {
+    memset(sc, 0, sizeof *sc);
+    msm_bufs *b = &sc->b;
+    b->g = g;
+    sc->n = n;
+    sc->nset = nset;
     if (scal_bytes) {
-        b.p[B_SCALARS] = (void *)(uintptr_t)dscalars;
-        b.bytes[B_SCALARS] = scal_bytes;
+        b->p[B_SCALARS] = (void *)(uintptr_t)dscalars;
+        b->bytes[B_SCALARS] = scal_bytes;
     }
     czk_err e = CZK_OK;
-    cudaStream_t st = czk_gpu_stream(g), st2 = NULL;
-    cudaEvent_t ev[4] = {NULL, NULL, NULL, NULL};
-    char *seg = NULL;
-    const size_t xb = czk_gpu_msm_xyzz_bytes(G->grp), jb = G->jac_bytes;
-    int c = 0;
-    size_t L = 0, mones = 0, mbig = 0;
-    msm_prof prof;
-    memset(&prof, 0, sizeof prof);
-    const char *penv = getenv("CZK_GPU_MSM_PROFILE");
-    prof.on = penv && penv[0] == '1';
-    prof.t0 = prof_now();
+    cudaStream_t st = czk_gpu_stream(g);
+    size_t mones = 0, mbig = 0;
 
     /* canonical scalars, their classes and counts */
-    CKE(buf_alloc(&b, B_SCAL, nset * sizeof(czk_fr), "the MSM scalars", msg, msglen));
-    CKE(buf_alloc(&b, B_CLS, nset, "the MSM scalars", msg, msglen));
-    CKE(buf_alloc(&b, B_CNT, 4 * sizeof(uint32_t), "the MSM scalars", msg, msglen));
-    CKM(cudaMemsetAsync(b.p[B_CNT], 0, 4 * sizeof(uint32_t), st), "the MSM prep kernel");
-    if (density) {
-        size_t nw = (n + 63) / 64;
-        CKE(buf_alloc(&b, B_WORDS, nw * 8, "the density map", msg, msglen));
-        CKE(buf_alloc(&b, B_PREFIX, nw * 8, "the density map", msg, msglen));
-        CKM(cudaMemcpyAsync(b.p[B_WORDS], density->words, nw * 8, cudaMemcpyHostToDevice, st), "density upload");
-        CKM(cudaMemcpyAsync(b.p[B_PREFIX], prefix, nw * 8, cudaMemcpyHostToDevice, st), "density upload");
+    CKE(buf_alloc(b, B_SCAL, nset * sizeof(czk_fr), "the MSM scalars", msg, msglen));
+    CKE(buf_alloc(b, B_CLS, nset, "the MSM scalars", msg, msglen));
+    CKE(buf_alloc(b, B_CNT, 4 * sizeof(uint32_t), "the MSM scalars", msg, msglen));
+    CKM(cudaMemsetAsync(b->p[B_CNT], 0, 4 * sizeof(uint32_t), st), "the MSM prep kernel");
+    const void *words = dd ? dd->words : NULL, *prefix = dd ? dd->prefix : NULL;
+    if (!dd && density) { /* the words up, their prefix counts on the device */
+        const size_t nw = (n + 63) / 64;
+        size_t tb = 0;
+        CKE(buf_alloc(b, B_WORDS, nw * 8, "the density map", msg, msglen));
+        CKE(buf_alloc(b, B_PREFIX, nw * 8, "the density map", msg, msglen));
+        CKM(cudaMemcpyAsync(b->p[B_WORDS], density->words, nw * 8, cudaMemcpyHostToDevice, st), "density upload");
+        CKM(czk_gpu_density_prefix(NULL, &tb, b->p[B_WORDS], nw, b->p[B_PREFIX], st), "the density prefix (size)");
+        CKE(buf_alloc(b, B_SCANTEMP, tb ? tb : 1, "the density map", msg, msglen));
+        CKM(czk_gpu_density_prefix(b->p[B_SCANTEMP], &tb, b->p[B_WORDS], nw, b->p[B_PREFIX], st), "the density prefix");
+        words = b->p[B_WORDS];
+        prefix = b->p[B_PREFIX];
     }
     uint32_t cnt[2] = {0, 0};
-    CKM(czk_gpu_launch_msm_prep(dscalars, n, b.p[B_WORDS], b.p[B_PREFIX], b.p[B_SCAL], b.p[B_CLS], 1, b.p[B_CNT],
-                                st),
+    CKM(czk_gpu_launch_msm_prep(dscalars, n, words, prefix, b->p[B_SCAL], b->p[B_CLS], 1, b->p[B_CNT], st),
         "the MSM prep kernel");
-    CKM(cudaMemcpyAsync(cnt, b.p[B_CNT], sizeof cnt, cudaMemcpyDeviceToHost, st), "the MSM prep kernel");
+    CKM(cudaMemcpyAsync(cnt, b->p[B_CNT], sizeof cnt, cudaMemcpyDeviceToHost, st), "the MSM prep kernel");
     CKM(cudaStreamSynchronize(st), "the MSM prep kernel");
-    prof_mark(&prof, P_PREP, st);
-    buf_free(&b, B_SCALARS);
-    buf_free(&b, B_WORDS);
-    buf_free(&b, B_PREFIX);
+    prof_mark(prof, P_PREP, st);
+    buf_free(b, B_SCALARS);
+    buf_free(b, B_WORDS);
+    buf_free(b, B_PREFIX);
+    buf_free(b, B_SCANTEMP);
     mones = cnt[0];
     mbig = cnt[1];
     if (mones + mbig > nset) {
         e = msm_fail(msg, msglen, CZK_ERR_IO, "GPU MSM: inconsistent scalar counts");
         goto out;
     }
-
     /* compaction */
-    const void *dscal = b.p[B_SCAL];
+    const void *dscal = b->p[B_SCAL];
     const uint32_t *bidx = NULL;
     const int gather = mbig < nset && 2 * mbig > nset; /* digits reads scal[bidx[i]] */
     if (mones || (mbig && mbig < nset)) {
         size_t tb = 0;
-        CKM(czk_gpu_msm_select(NULL, &tb, b.p[B_CLS], 1, NULL, NULL, nset, st), "the MSM select (size)");
-        CKE(buf_alloc(&b, B_SELTEMP, tb ? tb : 1, "the MSM select", msg, msglen));
-        uint32_t *dcnt = b.p[B_CNT];
+        CKM(czk_gpu_msm_select(NULL, &tb, b->p[B_CLS], 1, NULL, NULL, nset, st), "the MSM select (size)");
+        CKE(buf_alloc(b, B_SELTEMP, tb ? tb : 1, "the MSM select", msg, msglen));
+        uint32_t *dcnt = b->p[B_CNT];
         if (mones) {
             size_t t = tb;
-            CKE(buf_alloc(&b, B_ONESIDX, mones * 4, "the MSM ones", msg, msglen));
-            CKM(czk_gpu_msm_select(b.p[B_SELTEMP], &t, b.p[B_CLS], 1, b.p[B_ONESIDX], dcnt + 2, nset, st),
+            CKE(buf_alloc(b, B_ONESIDX, mones * 4, "the MSM ones", msg, msglen));
+            CKM(czk_gpu_msm_select(b->p[B_SELTEMP], &t, b->p[B_CLS], 1, b->p[B_ONESIDX], dcnt + 2, nset, st),
                 "the MSM select");
         }
         if (mbig && mbig < nset) {
             size_t t = tb;
-            CKE(buf_alloc(&b, B_BIGIDX, mbig * 4, "the MSM digits", msg, msglen));
-            CKM(czk_gpu_msm_select(b.p[B_SELTEMP], &t, b.p[B_CLS], 2, b.p[B_BIGIDX], dcnt + 3, nset, st),
+            CKE(buf_alloc(b, B_BIGIDX, mbig * 4, "the MSM digits", msg, msglen));
+            CKM(czk_gpu_msm_select(b->p[B_SELTEMP], &t, b->p[B_CLS], 2, b->p[B_BIGIDX], dcnt + 3, nset, st),
                 "the MSM select");
-            bidx = b.p[B_BIGIDX];
+            bidx = b->p[B_BIGIDX];
             if (!gather) {
-                CKE(buf_alloc(&b, B_SCALBIG, mbig * sizeof(czk_fr), "the MSM scalars", msg, msglen));
-                CKM(czk_gpu_launch_msm_gather(b.p[B_SCAL], bidx, mbig, b.p[B_SCALBIG], st), "the MSM gather");
+                CKE(buf_alloc(b, B_SCALBIG, mbig * sizeof(czk_fr), "the MSM scalars", msg, msglen));
+                CKM(czk_gpu_launch_msm_gather(b->p[B_SCAL], bidx, mbig, b->p[B_SCALBIG], st), "the MSM gather");
             }
         }
         CKM(cudaStreamSynchronize(st), "the MSM select");
-        buf_free(&b, B_SELTEMP);
-        if (b.p[B_SCALBIG]) {
-            buf_free(&b, B_SCAL);
-            dscal = b.p[B_SCALBIG];
+        buf_free(b, B_SELTEMP);
+        if (b->p[B_SCALBIG]) {
+            buf_free(b, B_SCAL);
+            dscal = b->p[B_SCALBIG];
         }
     }
-    buf_free(&b, B_CLS);
-    if (!mbig) buf_free(&b, B_SCAL);
-    prof_mark(&prof, P_COMPACT, st);
+    buf_free(b, B_CLS);
+    if (!mbig) buf_free(b, B_SCAL);
+    prof_mark(prof, P_COMPACT, st);
+    sc->mones = mones;
+    sc->mbig = mbig;
+    sc->gather = gather;
+    sc->scal = mbig ? dscal : NULL;
+    sc->bidx = bidx;
+out:
+    if (e != CZK_OK) {
+        cudaStreamSynchronize(st);
+        (void)cudaGetLastError();
+        scalars_release(sc);
+    }
+    return e;
+}
+
+
+/* The MSM over device bases (nset of them used) and the prepared scalars
+ * sc (nset > 0, the device current): the ones' sum, then Pippenger over
+ * the big scalars, and the host's Horner. sc is read only. */
+static czk_err msm_run(czk_gpu *g, const msm_group *G, void *r, const void *dbases, const czk_gpu_msm_scalars *sc,
+                       msm_prof *pprof, char *msg, size_t msglen) {
+    msm_bufs b;
+    memset(&b, 0, sizeof b);
+    b.g = g;
+    czk_err e = CZK_OK;
+    cudaStream_t st = czk_gpu_stream(g), st2 = NULL;
+    cudaEvent_t ev[4] = {NULL, NULL, NULL, NULL};
+    char *seg = NULL;
+    const size_t xb = czk_gpu_msm_xyzz_bytes(G->grp), jb = G->jac_bytes;
+    int c = 0;
+    size_t L = 0;
+    const size_t n = sc->n, nset = sc->nset, mones = sc->mones, mbig = sc->mbig;
+    const void *dscal = sc->scal;
+    const uint32_t *bidx = sc->bidx;
+    const int gather = sc->gather;
+    msm_prof prof = *pprof;
 
     /* ones: T partials (a flat sum over their list), then sums of 16 partials until one is left */
     if (mones) {
@@ -339,7 +390,7 @@ static czk_err msm_core(czk_gpu *g, const msm_group *G, void *r, const void *dba
         CKE(buf_alloc(&b, B_ONES0, T * xb, "the MSM ones", msg, msglen));
         CKE(buf_alloc(&b, B_ONES1, (T + LR - 1) / LR * xb, "the MSM ones", msg, msglen));
         CKE(buf_alloc(&b, B_JAC, jb, "the MSM ones", msg, msglen));
-        CKM(czk_gpu_launch_msm_ones(G->grp, dbases, b.p[B_ONESIDX], mones, b.p[B_ONES0], st), "the MSM ones kernel");
+        CKM(czk_gpu_launch_msm_ones(G->grp, dbases, sc->b.p[B_ONESIDX], mones, b.p[B_ONES0], st), "the MSM ones kernel");
         void *in = b.p[B_ONES0], *o = b.p[B_ONES1];
         for (size_t k = T; k > 1; k = (k + LR - 1) / LR) {
             CKM(czk_gpu_launch_msm_xyzz_reduce(G->grp, in, k, (unsigned)LR, o, st), "the MSM ones kernel");
@@ -496,11 +547,100 @@ out:
     return e;
 }
 
+/* prep and run for one MSM (arguments as scalars_prep's, plus the group,
+ * the result and the bases) */
+static czk_err msm_core(czk_gpu *g, const msm_group *G, void *r, const void *dbases, const void *dscalars,
+                        size_t scal_bytes, size_t n, const czk_bitmap *density, size_t nset, char *msg,
+                        size_t msglen) {
+    msm_prof prof;
+    prof_start(&prof);
+    czk_gpu_msm_scalars sc;
+    czk_err e = scalars_prep(g, dscalars, scal_bytes, n, density, NULL, nset, &sc, &prof, msg, msglen);
+    if (e != CZK_OK) return e;
+    e = msm_run(g, G, r, dbases, &sc, &prof, msg, msglen);
+    scalars_release(&sc);
+    return e;
+}
+
+/* ---- prepared scalars (gpu_internal.h) ------------------------------------- */
+
+static czk_err set_device(const czk_gpu *g, char *msg, size_t msglen);
+
+czk_err czk_gpu_msm_scalars_make(czk_gpu *g, const void *dev_scalars, size_t n, const czk_gpu_density *dd,
+                                 czk_gpu_msm_scalars **out, char *msg, size_t msglen) {
+    if (!out) return msm_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument");
+    *out = NULL;
+    if (!g || (n && !dev_scalars) || (dd && (dd->g != g || dd->n != n)))
+        return msm_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument");
+    const size_t nset = dd ? dd->nset : n;
+    if (nset >= ((size_t)1 << 31))
+        return msm_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "GPU MSM: 2^31 or more scalars");
+    czk_gpu_msm_scalars *sc = calloc(1, sizeof *sc);
+    if (!sc) return msm_fail(msg, msglen, CZK_ERR_NO_MEMORY, "out of host memory");
+    sc->b.g = g;
+    sc->n = n;
+    czk_err e = CZK_OK;
+    if (nset) {
+        msm_prof prof;
+        prof_start(&prof);
+        e = set_device(g, msg, msglen);
+        if (e == CZK_OK) e = scalars_prep(g, dev_scalars, 0, n, NULL, dd, nset, sc, &prof, msg, msglen);
+        sc->t_prep = prof.acc[P_PREP];
+        sc->t_compact = prof.acc[P_COMPACT];
+    }
+    if (e != CZK_OK) {
+        free(sc);
+        return e;
+    }
+    *out = sc;
+    return CZK_OK;
+}
+
+size_t czk_gpu_msm_scalars_count(const czk_gpu_msm_scalars *sc) { return sc ? sc->nset : 0; }
+
+void czk_gpu_msm_scalars_free(czk_gpu_msm_scalars *sc) {
+    if (!sc) return;
+    cudaSetDevice(czk_gpu_ordinal(sc->b.g));
+    scalars_release(sc);
+    free(sc);
+}
+
+static czk_err msm_prepared(czk_gpu *g, const msm_group *G, void *r, const void *dev_bases, size_t n_bases,
+                            czk_gpu_msm_scalars *sc, char *msg, size_t msglen) {
+    if (!g || !r || !sc || sc->b.g != g || (sc->nset && !dev_bases))
+        return msm_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument");
+    if (sc->nset > n_bases)
+        return msm_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "GPU MSM: more scalars than device bases");
+    if (!sc->nset) {
+        G->set_inf(r);
+        return CZK_OK;
+    }
+    czk_err e = set_device(g, msg, msglen);
+    if (e != CZK_OK) return e;
+    msm_prof prof;
+    prof_start(&prof);
+    if (!sc->shown) { /* the prep's times, with the first MSM over it */
+        prof.acc[P_PREP] = sc->t_prep;
+        prof.acc[P_COMPACT] = sc->t_compact;
+        sc->shown = 1;
+    }
+    return msm_run(g, G, r, dev_bases, sc, &prof, msg, msglen);
+}
+
+czk_err czk_gpu_msm_g1_prepared(czk_gpu *g, czk_g1 *r, const void *dev_bases, size_t n_bases,
+                                czk_gpu_msm_scalars *sc, char *msg, size_t msglen) {
+    return msm_prepared(g, &GROUP_G1, r, dev_bases, n_bases, sc, msg, msglen);
+}
+
+czk_err czk_gpu_msm_g2_prepared(czk_gpu *g, czk_g2 *r, const void *dev_bases, size_t n_bases,
+                                czk_gpu_msm_scalars *sc, char *msg, size_t msglen) {
+    return msm_prepared(g, &GROUP_G2, r, dev_bases, n_bases, sc, msg, msglen);
+}
+
 /* msm_core with host scalars: uploads them into a buffer the core frees
  * after its first kernel. */
 static czk_err msm_core_host_one(czk_gpu *g, const msm_group *G, void *r, const void *dbases, const czk_fr *scalars,
-                                 size_t n, const czk_bitmap *density, const uint64_t *prefix, size_t nset, char *msg,
-                                 size_t msglen) {
+                                 size_t n, const czk_bitmap *density, size_t nset, char *msg, size_t msglen) {
     void *d = NULL;
     size_t bytes = n * sizeof(czk_fr);
     czk_err e = (czk_err)czk_gpu_dev_alloc(g, &d, bytes, "the MSM scalars", msg, msglen);
@@ -512,7 +652,7 @@ static czk_err msm_core_host_one(czk_gpu *g, const msm_group *G, void *r, const 
         czk_gpu_dev_free(g, d, bytes);
         return e;
     }
-    return msm_core(g, G, r, dbases, d, bytes, n, density, prefix, nset, msg, msglen);
+    return msm_core(g, G, r, dbases, d, bytes, n, density, nset, msg, msglen);
 }
 
 /* Where a host-scalar MSM is split (see msm_core_host): the first n_a
@@ -568,14 +708,12 @@ static void *msm_upload_run(void *p) {
  * upload is not overlapped (the 2^27 scalars of a G1 MSM take 80–114 ms
  * over an H200's PCIe, against about 650 ms of kernels). */
 static czk_err msm_core_host(czk_gpu *g, const msm_group *G, void *r, const void *dbases, const czk_fr *scalars,
-                             size_t n, const czk_bitmap *density, const uint64_t *prefix, size_t nset, char *msg,
-                             size_t msglen) {
+                             size_t n, const czk_bitmap *density, size_t nset, char *msg, size_t msglen) {
     const size_t na = msm_split_at(n, nset);
-    if (!na) return msm_core_host_one(g, G, r, dbases, scalars, n, density, prefix, nset, msg, msglen);
+    if (!na) return msm_core_host_one(g, G, r, dbases, scalars, n, density, nset, msg, msglen);
     const size_t nb = n - na, wa = na / 64, bytes_a = na * sizeof(czk_fr), bytes_b = nb * sizeof(czk_fr);
-    const size_t nset_a = density ? (size_t)prefix[wa] : na, nset_b = nset - nset_a;
+    const size_t nset_a = density ? czk_bitmap_rank(density, na) : na, nset_b = nset - nset_a;
     cudaStream_t st = czk_gpu_stream(g);
-    uint64_t *prefix_b = NULL;
     czk_bitmap density_b = {NULL, 0};
     void *da = NULL, *db = NULL;
     cudaEvent_t up_a = NULL;
@@ -586,9 +724,6 @@ static czk_err msm_core_host(czk_gpu *g, const msm_group *G, void *r, const void
     G->set_inf(&rb);
     czk_err e = CZK_OK;
     if (density) {
-        prefix_b = malloc((nb + 63) / 64 * sizeof *prefix_b);
-        if (!prefix_b) return msm_fail(msg, msglen, CZK_ERR_NO_MEMORY, "out of host memory");
-        for (size_t k = 0; k < (nb + 63) / 64; k++) prefix_b[k] = prefix[wa + k] - nset_a;
         density_b.words = density->words + wa;
         density_b.nbits = density->nbits - na;
     }
@@ -604,7 +739,7 @@ static czk_err msm_core_host(czk_gpu *g, const msm_group *G, void *r, const void
     }
     running = 1;
     if (nset_a) {
-        e = msm_core(g, G, &ra, dbases, da, bytes_a, na, density, prefix, nset_a, msg, msglen);
+        e = msm_core(g, G, &ra, dbases, da, bytes_a, na, density, nset_a, msg, msglen);
         da = NULL; /* msm_core freed it */
     }
     pthread_join(th, NULL);
@@ -612,7 +747,7 @@ static czk_err msm_core_host(czk_gpu *g, const msm_group *G, void *r, const void
     if (e == CZK_OK && job.ce != cudaSuccess) e = msm_cuda_fail(job.ce, "scalar upload", msg, msglen);
     if (e == CZK_OK && nset_b) {
         e = msm_core(g, G, &rb, (const char *)dbases + nset_a * G->aff_bytes, db, bytes_b, nb,
-                     density ? &density_b : NULL, prefix_b, nset_b, msg, msglen);
+                     density ? &density_b : NULL, nset_b, msg, msglen);
         db = NULL;
     }
     if (e == CZK_OK) G->add(r, &ra, &rb);
@@ -622,7 +757,6 @@ out:
     if (da) czk_gpu_dev_free(g, da, bytes_a);
     if (db) czk_gpu_dev_free(g, db, bytes_b);
     if (up_a) cudaEventDestroy(up_a);
-    free(prefix_b);
     return e;
 }
 
@@ -664,51 +798,45 @@ static void bases_free(czk_gpu *g, const msm_group *G, void *p, size_t count) {
 static czk_err msm_host(czk_gpu *g, const msm_group *G, void *r, const void *bases, const czk_fr *scalars, size_t n,
                         const czk_bitmap *density, char *msg, size_t msglen) {
     size_t nset = 0;
-    uint64_t *prefix = NULL;
     if (!g) return msm_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument");
-    czk_err e = check_args(r, bases, scalars, n, density, &nset, &prefix, msg, msglen);
+    czk_err e = check_args(r, bases, scalars, n, density, &nset, msg, msglen);
     if (e == CZK_OK && nset == 0) G->set_inf(r);
     if (e == CZK_OK && nset > 0) {
         void *db = NULL;
         e = bases_upload(g, G, bases, nset, &db, msg, msglen);
-        if (e == CZK_OK) e = msm_core_host(g, G, r, db, scalars, n, density, prefix, nset, msg, msglen);
+        if (e == CZK_OK) e = msm_core_host(g, G, r, db, scalars, n, density, nset, msg, msglen);
         bases_free(g, G, db, nset);
     }
-    free(prefix);
     return e;
 }
 
 static czk_err msm_resident(czk_gpu *g, const msm_group *G, void *r, czk_gpu *rb_g, const void *rb, size_t rb_count,
                             const czk_fr *scalars, size_t n, const czk_bitmap *density, char *msg, size_t msglen) {
     size_t nset = 0;
-    uint64_t *prefix = NULL;
     if (!g || !rb || rb_g != g) return msm_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument");
-    czk_err e = check_args(r, rb, scalars, n, density, &nset, &prefix, msg, msglen);
+    czk_err e = check_args(r, rb, scalars, n, density, &nset, msg, msglen);
     if (e == CZK_OK && nset > rb_count)
         e = msm_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "GPU MSM: more scalars than resident bases");
     if (e == CZK_OK && nset == 0) G->set_inf(r);
     if (e == CZK_OK && nset > 0) {
         e = set_device(g, msg, msglen);
-        if (e == CZK_OK) e = msm_core_host(g, G, r, rb, scalars, n, density, prefix, nset, msg, msglen);
+        if (e == CZK_OK) e = msm_core_host(g, G, r, rb, scalars, n, density, nset, msg, msglen);
     }
-    free(prefix);
     return e;
 }
 
 static czk_err msm_dev(czk_gpu *g, const msm_group *G, void *r, const void *dev_bases, size_t n_bases,
                        const void *dev_scalars, size_t n, const czk_bitmap *density, char *msg, size_t msglen) {
     size_t nset = 0;
-    uint64_t *prefix = NULL;
     if (!g) return msm_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument");
-    czk_err e = check_args(r, dev_bases, dev_scalars, n, density, &nset, &prefix, msg, msglen);
+    czk_err e = check_args(r, dev_bases, dev_scalars, n, density, &nset, msg, msglen);
     if (e == CZK_OK && nset > n_bases)
         e = msm_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "GPU MSM: more scalars than device bases");
     if (e == CZK_OK && nset == 0) G->set_inf(r);
     if (e == CZK_OK && nset > 0) {
         e = set_device(g, msg, msglen);
-        if (e == CZK_OK) e = msm_core(g, G, r, dev_bases, dev_scalars, 0, n, density, prefix, nset, msg, msglen);
+        if (e == CZK_OK) e = msm_core(g, G, r, dev_bases, dev_scalars, 0, n, density, nset, msg, msglen);
     }
-    free(prefix);
     return e;
 }
 

@@ -6,6 +6,7 @@
 #ifndef CZK_GPU_STAGE_H
 #define CZK_GPU_STAGE_H
 
+#include "czk/bitmap.h"
 #include "czk/fr_pack.h"
 #include "czk/gpu.h"
 #include "czk/pool.h"
@@ -45,6 +46,13 @@ czk_err czk_gpu_vec_upload_via(czk_gpu_stager *st, czk_gpu_vec *v, const czk_fr 
  * chunks go as czk_gpu_vec_upload_via's, copied on pool. */
 czk_err czk_gpu_vec_upload_packed_via(czk_gpu_stager *st, czk_gpu_vec *v, const czk_fr_packed *src, czk_pool *pool,
                                       char *msg, size_t msglen);
+/* The first n bits of host density map d to the device (gpu_internal.h's
+ * czk_gpu_density, *out zeroed on error): its words through st's pinned
+ * buffers (copied on pool), then their prefix counts by a scan on st's copy
+ * stream; returns when both are on the device. n > 0. */
+struct czk_gpu_density;
+czk_err czk_gpu_density_upload_via(czk_gpu_stager *st, const czk_bitmap *d, size_t n, czk_pool *pool,
+                                   struct czk_gpu_density *out, char *msg, size_t msglen);
 /* Where the stager has device buffers for packed uploads (CZK_GPU_PACK=1
  * set when it is opened, and not under a small cap; off by default, see
  * docs/gpu.md), the uploads go in chunks of up to CZK_FR_PACK_MAX values,

@@ -25,8 +25,10 @@
  * inlined, they spill). */
 #include <cuda_runtime.h>
 #include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
 #include <cub/device/device_select.cuh>
 #include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
 
 extern "C" {
 #include "czk/fp.h"
@@ -136,6 +138,17 @@ extern "C" cudaError_t czk_gpu_msm_select(void *temp, size_t *temp_bytes, const 
     msm_cls_is pred = {(const uint8_t *)cls, (uint8_t)v};
     return cub::DeviceSelect::If(temp, *temp_bytes, thrust::counting_iterator<uint32_t>(0), out, nsel, (int)m, pred,
                                  s);
+}
+
+/* a density word's set bits */
+struct msm_popc {
+    __device__ unsigned long long operator()(const unsigned long long w) const { return (unsigned long long)__popcll(w); }
+};
+
+extern "C" cudaError_t czk_gpu_density_prefix(void *temp, size_t *temp_bytes, const void *words, size_t nw,
+                                              void *prefix, cudaStream_t s) {
+    const auto in = thrust::make_transform_iterator((const unsigned long long *)words, msm_popc());
+    return cub::DeviceScan::ExclusiveSum(temp, *temp_bytes, in, (unsigned long long *)prefix, nw, s);
 }
 
 extern "C" cudaError_t czk_gpu_launch_msm_gather(const void *scal, const uint32_t *idx, size_t m, void *out,

@@ -7,7 +7,10 @@
  * (shared buckets); windows forced from 4 to 17 bits (the window sums'
  * tree of one to three levels); random density bitmaps; bases at infinity;
  * equal and opposite bases. The _dev entry points of both groups against
- * the host-scalar ones (and their argument errors); argument errors;
+ * the host-scalar ones (and their argument errors); prepared scalars
+ * (czk_gpu_msm_scalars_make, with and without a device density made by
+ * czk_gpu_density_upload_via) used for G1 and G2 MSMs, twice each, against
+ * the CPU, for four scalar mixes; argument errors;
  * out-of-memory under tiny and medium caps (CZK_ERR_NO_MEMORY, nothing left
  * on the device, the handle still usable). SKIP (77) without a CUDA device.
  * CZK_TEST_G2_MAX_LOG (default 20) bounds the largest size. */
@@ -20,6 +23,7 @@
 
 #ifdef CZK_HAVE_CUDA
 #include "../../src/gpu/gpu_internal.h"
+#include "../../src/gpu/gpu_stage.h"
 #endif
 
 #define GPU_MSM_GROUP g2
@@ -237,6 +241,112 @@ static void test_oom(void) {
     free(s), free(b);
 }
 
+#ifdef CZK_HAVE_CUDA
+/* Prepared scalars, one make for G1 and G2 (B's case), against the CPU:
+ * random (no compaction), PoRep-shaped (the big ones gathered), almost
+ * random (read through the index list), all zero; with no density and
+ * with a device density of 60 % (the map one bit longer than n). */
+static void test_prepared(czk_gpu *g) {
+    const size_t n = 40003;
+    char msg[256] = "";
+    czk_g2_affine *b2 = make_points(n, 1);
+    czk_g1_affine *b1 = malloc(n * sizeof *b1);
+    czk_g1 *j = malloc(n * sizeof *j);
+    czk_fr *s = malloc(n * sizeof *s), k;
+    czk_g1 p, q, gen;
+    czk_g1_from_affine(&gen, &CZK_G1_GENERATOR);
+    czk_fr_random(&k, &rng);
+    czk_g1_mul_fr(&p, &gen, &k);
+    czk_fr_random(&k, &rng);
+    czk_g1_mul_fr(&q, &gen, &k);
+    for (size_t i = 0; i < n; i++) {
+        j[i] = p;
+        czk_g1_add(&p, &p, &q);
+    }
+    czk_g1_batch_to_affine(b1, j, n);
+    free(j);
+    czk_gpu_g1_bases *db1 = NULL;
+    czk_gpu_g2_bases *db2 = NULL;
+    czk_gpu_stager *st = NULL;
+    CHECK(czk_gpu_g1_bases_upload(g, b1, n, &db1, msg, sizeof msg) == CZK_OK);
+    CHECK(czk_gpu_g2_bases_upload(g, b2, n, &db2, msg, sizeof msg) == CZK_OK);
+    CHECK(czk_gpu_stager_open(g, &st, msg, sizeof msg) == CZK_OK);
+    void *ds = NULL;
+    CHECK(cudaMalloc(&ds, n * sizeof(czk_fr)) == cudaSuccess);
+    static const scalar_mix mixes[] = {MIX_RANDOM, MIX_BITS, MIX_ALMOST, MIX_ZERO};
+    for (size_t mi = 0; mi < sizeof mixes / sizeof mixes[0]; mi++) {
+        for (int dens = 0; dens < 2; dens++) {
+            czk_bitmap d;
+            make_density(&d, n + 1, 60);
+            make_scalars(s, n, mixes[mi]);
+            CHECK(cudaMemcpy(ds, s, n * sizeof(czk_fr), cudaMemcpyHostToDevice) == cudaSuccess);
+            const czk_bitmap *hd = dens ? &d : NULL;
+            czk_gpu_density dd;
+            memset(&dd, 0, sizeof dd);
+            if (dens) {
+                czk_err e = czk_gpu_density_upload_via(st, &d, n, pool, &dd, msg, sizeof msg);
+                CHECK_MSG(e == CZK_OK, "density upload: %s", msg);
+                CHECK(dd.nset == czk_bitmap_rank(&d, n));
+            }
+            czk_gpu_msm_scalars *sc = NULL;
+            czk_err e = czk_gpu_msm_scalars_make(g, ds, n, dens ? &dd : NULL, &sc, msg, sizeof msg);
+            CHECK_MSG(e == CZK_OK, "prepared %s: %s", mix_name[mixes[mi]], msg);
+            if (e == CZK_OK) {
+                const size_t nset = czk_gpu_msm_scalars_count(sc);
+                CHECK(nset == (dens ? czk_bitmap_rank(&d, n) : n));
+                czk_g1 c1, r1;
+                czk_g2 c2, r2;
+                CHECK(czk_msm_g1(&c1, b1, s, n, hd, pool) == CZK_OK);
+                CHECK(czk_msm_g2(&c2, b2, s, n, hd, pool) == CZK_OK);
+                for (int rep = 0; rep < 2; rep++) {
+                    e = czk_gpu_msm_g1_prepared(g, &r1, czk_gpu_g1_bases_ptr(db1), n, sc, msg, sizeof msg);
+                    CHECK_MSG(e == CZK_OK, "prepared g1: %s", msg);
+                    czk_g1_affine a, c;
+                    if (czk_g1_is_infinity(&r1)) czk_g1_affine_set_infinity(&a);
+                    else czk_g1_to_affine(&a, &r1);
+                    if (czk_g1_is_infinity(&c1)) czk_g1_affine_set_infinity(&c);
+                    else czk_g1_to_affine(&c, &c1);
+                    CHECK_MSG(e != CZK_OK || memcmp(&a, &c, sizeof a) == 0, "prepared g1 %s density %d rep %d differs",
+                              mix_name[mixes[mi]], dens, rep);
+                    e = czk_gpu_msm_g2_prepared(g, &r2, czk_gpu_g2_bases_ptr(db2), n, sc, msg, sizeof msg);
+                    CHECK_MSG(e == CZK_OK, "prepared g2: %s", msg);
+                    CHECK_MSG(e != CZK_OK || same(&r2, &c2), "prepared g2 %s density %d rep %d differs",
+                              mix_name[mixes[mi]], dens, rep);
+                }
+                /* too few bases, NULL bases, another scalar count for the density */
+                if (nset) {
+                    CHECK(czk_gpu_msm_g1_prepared(g, &r1, czk_gpu_g1_bases_ptr(db1), nset - 1, sc, msg, sizeof msg) ==
+                          CZK_ERR_INVALID_ARGUMENT);
+                    CHECK(czk_gpu_msm_g2_prepared(g, &r2, NULL, n, sc, msg, sizeof msg) == CZK_ERR_INVALID_ARGUMENT);
+                }
+                czk_gpu_msm_scalars *bad = NULL;
+                if (dens)
+                    CHECK(czk_gpu_msm_scalars_make(g, ds, n - 1, &dd, &bad, msg, sizeof msg) ==
+                              CZK_ERR_INVALID_ARGUMENT &&
+                          bad == NULL);
+            }
+            czk_gpu_msm_scalars_free(sc);
+            czk_gpu_density_free(&dd);
+            czk_bitmap_free(&d);
+        }
+    }
+    /* a density map shorter than n */
+    czk_bitmap shortd;
+    CHECK(czk_bitmap_init(&shortd, n - 1) == CZK_OK);
+    czk_gpu_density dd;
+    CHECK(czk_gpu_density_upload_via(st, &shortd, n, pool, &dd, msg, sizeof msg) == CZK_ERR_INVALID_ARGUMENT &&
+          dd.g == NULL);
+    czk_bitmap_free(&shortd);
+    cudaFree(ds);
+    czk_gpu_stager_close(st);
+    czk_gpu_g1_bases_free(db1);
+    czk_gpu_g2_bases_free(db2);
+    CHECK(czk_gpu_mem_used(g) == 0);
+    free(s), free(b1), free(b2);
+    printf("prepared %s\n", test_failures ? "FAILED" : "ok");
+}
+#endif
+
 int main(void) {
     if (czk_gpu_count() == 0) {
         printf("test_gpu_msm_g2: no GPU, skipped\n");
@@ -268,6 +378,7 @@ int main(void) {
     printf("resident/dev %s\n", test_failures ? "FAILED" : "ok");
 #ifdef CZK_HAVE_CUDA
     test_g1_dev(g);
+    test_prepared(g);
 #endif
     CHECK(czk_gpu_mem_used(g) == 0);
     test_oom();
