@@ -119,21 +119,25 @@ static __device__ __forceinline__ fr_t fr_mul(const fr_t &a, const fr_t &b) {
     return r;
 }
 
-/* The lazy form of the NTT passes (ntt.cu): values in [0, 2r) (2r < 2^256),
+/* The lazy form of the NTT passes (ntt.cu): values in [0, 2r] (2r < 2^256),
  * congruent to the field element, so a product skips its final
- * subtraction; fr_reduce_once makes them canonical. */
+ * subtraction; fr_canonical makes them canonical. The set is closed under
+ * fr_add_lazy, fr_sub_lazy, fr_mul_lazy by a canonical a and fr_2r_minus
+ * (each below says why); fr_mul takes a lazy b (mont.cuh: any b < 2^256). */
 static __device__ __constant__ const uint32_t FR_2R[8] = {0x00000002u, 0xfffffffeu, 0xfffcb7fdu, 0xa77b4805u,
                                                           0x1343b00au, 0x6673b010u, 0x533afa90u, 0xe7db4ea6u};
 
-/* a·b·2^-256 in [0, 2r) for a < r, b < 2r (mont.cuh: !FULL). */
+/* a·b·2^-256 in [0, 2r) for a < r, any b < 2^256 (mont.cuh: !FULL). */
 static __device__ __forceinline__ fr_t fr_mul_lazy(const fr_t &a, const fr_t &b) {
     fr_t r;
     mont_mul<8, fr_modulus, false>(r.l, a.l, b.l);
     return r;
 }
 
-/* a + b in [0, 2r) for a, b < 2r: the sum (< 4r) may carry out of 2^256;
- * minus 2r when it carried or does not borrow. */
+/* a + b in [0, 2r] for a, b <= 2r: the sum (<= 4r) may carry out of
+ * 2^256; minus 2r when it carried (then the sum is in [2^256, 4r] and the
+ * result in (0, 2r]) or does not borrow (then in [2r, 2^256), the result
+ * below 2^256 - 2r < 2r); kept when below 2r. */
 static __device__ __forceinline__ fr_t fr_add_lazy(const fr_t &a, const fr_t &b) {
     fr_t s, d;
     uint32_t carry, borrow;
@@ -152,7 +156,22 @@ static __device__ __forceinline__ fr_t fr_add_lazy(const fr_t &a, const fr_t &b)
     return r;
 }
 
-/* a - b in [0, 2r) for a, b < 2r: plus 2r when it borrows. */
+/* a - b in [0, 2r] for a, b <= 2r: plus 2r when it borrows (a < b: then
+ * in [0, 2r)). */
 static __device__ __forceinline__ fr_t fr_sub_lazy(const fr_t &a, const fr_t &b) { return fr_sub_wrap(a, b, FR_2R); }
+
+/* 2r - a in (0, 2r] for a < 2r (a lazy product): -a without a borrow test. */
+static __device__ __forceinline__ fr_t fr_2r_minus(const fr_t &a) {
+    fr_t d;
+    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(d.l[0]) : "r"(FR_2R[0]), "r"(a.l[0]));
+#pragma unroll
+    for (int i = 1; i < 7; i++) asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(d.l[i]) : "r"(FR_2R[i]), "r"(a.l[i]));
+    asm volatile("subc.u32 %0, %1, %2;" : "=r"(d.l[7]) : "r"(FR_2R[7]), "r"(a.l[7]));
+    return d;
+}
+
+/* The canonical value of a lazy a <= 2r: two conditional subtractions of r
+ * (the first leaves [0, r], r itself only from r or 2r). */
+static __device__ __forceinline__ fr_t fr_canonical(const fr_t &a) { return fr_reduce_once(fr_reduce_once(a)); }
 
 #endif

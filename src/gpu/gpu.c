@@ -440,8 +440,12 @@ static cudaError_t run_passes_but(czk_gpu *g, void *x, unsigned log_n, int inver
         const unsigned i = dit ? npass - 1 - t : t, k = ks[i];
         if (without_b0 && bs[i] == 0) continue;
         unsigned room = g->blk_log > k ? g->blk_log - k : 0, c = bs[i] < room ? bs[i] : room;
-        cudaError_t ce =
-            czk_gpu_launch_pass(x, log_n, bs[i], k, c, g->tw, g->tw_log, inverse, dit, t ? NULL : mb, g->stream);
+        /* lazy but for the transform's last pass (the DIF's at b = 0, the
+         * DIT's at the top); passes that another kernel completes (without_b0)
+         * are never the last */
+        const int last = dit ? i == 0 : bs[i] == 0;
+        cudaError_t ce = czk_gpu_launch_pass(x, log_n, bs[i], k, c, g->tw, g->tw_log, inverse, dit, t ? NULL : mb,
+                                             !last, g->stream);
         if (ce != cudaSuccess) return ce;
     }
     return cudaSuccess;

@@ -27,9 +27,12 @@ cudaError_t czk_gpu_launch_table(void *tw, const void *hi, const void *lo, unsig
  * passes run in the reverse order (from b = 0 up) take bit-reversed input
  * to the transform in natural order. mb (DIF only, else NULL): each point
  * x first becomes x·mb at its index (H's a·b fused into the first pass of
- * its inverse transform). */
+ * its inverse transform). lazy_out: the pass writes values in [0, 2r]
+ * (ntt.cu), for a pass kernel to read next (any of this file's pass
+ * kernels takes them); else canonical ones, as the last pass of a
+ * transform must. x's values may be lazy but for mb's pass. */
 cudaError_t czk_gpu_launch_pass(void *x, unsigned log_n, unsigned b, unsigned k, unsigned c_log, const void *tw,
-                                unsigned tw_log, int inverse, int dit, const void *mb, cudaStream_t s);
+                                unsigned tw_log, int inverse, int dit, const void *mb, int lazy_out, cudaStream_t s);
 /* H's fused middle on 2^log_n points: the inverse DIF's last pass (b = 0,
  * k stages), x[i] *= f(rev(i)) with f(j) = hi[j >> s_log]·lo[j mod
  * 2^s_log] (rev over log_n bits), and the forward DIT's first pass (b = 0,

@@ -11,9 +11,15 @@
  * After the passes down to b = 0 the vector holds the transform in
  * bit-reversed order.
  *
- * Inside a pass the values are lazy (fr.cuh: in [0, 2r), congruent): the
+ * Inside a pass the values are lazy (fr.cuh: in [0, 2r], congruent): the
  * stages' products skip their final subtraction and the sums and
- * differences wrap at 2r; the pass stores canonical values. */
+ * differences wrap at 2r. A pass whose output another pass reads
+ * (lazy_out) stores them lazy too, its twiddle product lazy and the sign
+ * of a twiddle ω^E = -tw[E - N/2] applied as 2r minus the product (16
+ * instructions, no branch, where fr_mul(fr_neg(tw), x) took a divergent
+ * 25 and a final subtraction); the last pass of a transform stores
+ * canonical values, and every kernel that reads a lazy vector reads it
+ * as a product's b or into its stages. */
 #include <cuda_runtime.h>
 
 #include "fr.cuh"
@@ -21,12 +27,19 @@
 
 #define DIF_MAX_LOG 10 /* points per block: 2^(k + c_log) <= 2^10, 512 threads */
 
-/* ω_N^E (or ω_N^-E) from tw[e] = ω_N^e, e < N/2, with ω_N^(N/2) = -1. */
-static __device__ __forceinline__ fr_t tw_get(const fr_t *tw, unsigned tw_log, uint32_t e, int inverse) {
+/* ω_N^E (or ω_N^-E) = ±tw[tw_index(…)] from tw[e] = ω_N^e, e < N/2, with
+ * ω_N^(N/2) = -1: *neg set where it is minus. */
+static __device__ __forceinline__ uint32_t tw_index(unsigned tw_log, uint32_t e, int inverse, bool *neg) {
     const uint32_t mask = (uint32_t)((1ull << tw_log) - 1), half = (uint32_t)(1ull << (tw_log - 1));
     if (inverse) e = (0u - e) & mask;
-    if (e < half) return fr_ldg(tw + e);
-    return fr_neg(fr_ldg(tw + (e - half)));
+    *neg = e >= half;
+    return *neg ? e - half : e;
+}
+
+static __device__ __forceinline__ fr_t tw_get(const fr_t *tw, unsigned tw_log, uint32_t e, int inverse) {
+    bool neg;
+    const fr_t t = fr_ldg(tw + tw_index(tw_log, e, inverse, &neg));
+    return neg ? fr_neg(t) : t;
 }
 
 /* rt: the pass's roots ω_{2^k}^(±e), e < 2^(k-1) (roots_kernel).
@@ -128,7 +141,8 @@ static __device__ __forceinline__ void stages(const split_sm &sm, unsigned k, un
 #define PASS_MINB 3
 template <bool DIT>
 __global__ void __launch_bounds__(512, PASS_MINB) pass_kernel(fr_t *x, unsigned b, unsigned k, unsigned c_log, const fr_t *tw,
-                                                   unsigned tw_log, const fr_t *rt, int inverse, const fr_t *mb) {
+                                                   unsigned tw_log, const fr_t *rt, int inverse, const fr_t *mb,
+                                                   int lazy_out) {
     extern __shared__ __align__(16) unsigned char smem_raw[];
     const unsigned npts = 1u << (k + c_log);
     const split_sm sm = {(uint4 *)smem_raw, (uint4 *)smem_raw + npts + SPLIT_PAD};
@@ -146,9 +160,9 @@ __global__ void __launch_bounds__(512, PASS_MINB) pass_kernel(fr_t *x, unsigned 
         const size_t at = ((size_t)v << b) + (l & cmask);
         fr_t val = fr_load(base + at);
         if (!DIT && mb) val = fr_mul(val, fr_ldg(mb + (size_t)(base - x) + at));
-        if (DIT) {
+        if (DIT) { /* val may be lazy: the product's b */
             const uint32_t e = ((uint32_t)(ug << c_log) + (l & cmask)) * (__brev(v) >> (32 - k));
-            if (e) val = fr_mul(val, tw_get(tw, tw_log, e << (tw_log - b - k), inverse));
+            if (e) val = fr_mul(tw_get(tw, tw_log, e << (tw_log - b - k), inverse), val);
         }
         sm.put(l, val);
     }
@@ -162,8 +176,18 @@ __global__ void __launch_bounds__(512, PASS_MINB) pass_kernel(fr_t *x, unsigned 
         fr_t val = sm.get(l);
         uint32_t e = 0;
         if (!DIT) e = ((uint32_t)(ug << c_log) + (l & cmask)) * (__brev(v) >> (32 - k));
-        /* fr_mul takes the lazy value as its b and reduces fully */
-        val = e ? fr_mul(tw_get(tw, tw_log, e << (tw_log - b - k), inverse), val) : fr_reduce_once(val);
+        if (lazy_out) {
+            if (e) {
+                bool neg;
+                const uint32_t t = tw_index(tw_log, e << (tw_log - b - k), inverse, &neg);
+                const fr_t p = fr_mul_lazy(fr_ldg(tw + t), val), q = fr_2r_minus(p);
+#pragma unroll
+                for (int i = 0; i < 8; i++) val.l[i] = neg ? q.l[i] : p.l[i];
+            }
+        } else {
+            /* fr_mul takes the lazy value as its b and reduces fully */
+            val = e ? fr_mul(tw_get(tw, tw_log, e << (tw_log - b - k), inverse), val) : fr_canonical(val);
+        }
         fr_store(base + ((size_t)v << b) + (l & cmask), val);
     }
 }
@@ -206,7 +230,7 @@ __global__ void __launch_bounds__(512, PASS_MINB) pass_fused_kernel(fr_t *x, uns
 #pragma unroll
     for (int h = 0; h < 2; h++) {
         const unsigned l = tid + h * nthreads;
-        fr_store(base + l, fr_reduce_once(sm.get(l)));
+        fr_store(base + l, fr_canonical(sm.get(l)));
     }
 }
 
@@ -254,7 +278,7 @@ __global__ void __launch_bounds__(512, PASS_MINB) pass_rev_kernel(const fr_t *x,
         const size_t i = (rev_bits(v, k) << (log_n - k)) | rblk | rev_bits(col, c_log);
         fr_t val = sm.get(l);
         if (MODE == 0) {
-            val = fr_reduce_once(val);
+            val = fr_canonical(val);
         } else if (MODE == 1) {
             val = fr_mul(scalar, val);
         } else if (MODE == 2) {
@@ -422,7 +446,7 @@ extern "C" cudaError_t czk_gpu_launch_table(void *tw, const void *hi, const void
 
 extern "C" cudaError_t czk_gpu_launch_pass(void *x, unsigned log_n, unsigned b, unsigned k, unsigned c_log,
                                            const void *tw, unsigned tw_log, int inverse, int dit, const void *mb,
-                                           cudaStream_t s) {
+                                           int lazy_out, cudaStream_t s) {
     if (k < 1 || k + c_log > DIF_MAX_LOG || c_log > b || b + k > log_n || tw_log < log_n || (dit && mb))
         return cudaErrorInvalidValue;
     const unsigned threads = 1u << (k + c_log - 1);
@@ -431,10 +455,10 @@ extern "C" cudaError_t czk_gpu_launch_pass(void *x, unsigned log_n, unsigned b, 
     const fr_t *rt = (const fr_t *)tw + ((size_t)1 << (tw_log - 1)) + ((size_t)(inverse ? 1 : 0) * (DIF_MAX_LOG + 1) + k) * RT_LEN;
     if (dit)
         pass_kernel<true><<<(unsigned)blocks, threads, smem, s>>>((fr_t *)x, b, k, c_log, (const fr_t *)tw, tw_log,
-                                                                  rt, inverse ? 1 : 0, NULL);
+                                                                  rt, inverse ? 1 : 0, NULL, lazy_out);
     else
         pass_kernel<false><<<(unsigned)blocks, threads, smem, s>>>((fr_t *)x, b, k, c_log, (const fr_t *)tw, tw_log,
-                                                                   rt, inverse ? 1 : 0, (const fr_t *)mb);
+                                                                   rt, inverse ? 1 : 0, (const fr_t *)mb, lazy_out);
     return cudaGetLastError();
 }
 

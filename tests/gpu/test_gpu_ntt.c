@@ -1,6 +1,9 @@
 /* Tests of the GPU NTT and H against the CPU functions of poly.h, byte for
  * byte: the four transform kinds and czk_poly_h on random inputs for every
- * n = 2^0 … 2^20 and for 2^22 and 2^24; inverse∘forward = identity on the
+ * n = 2^0 … 2^20 and for 2^22 and 2^24, and on all-zero inputs and inputs
+ * zero but for their first quarter (a padded circuit's a, b, c; zeros
+ * inside the passes make their lazy values reach 2r) for 2^10, 2^15, 2^18
+ * and 2^22; inverse∘forward = identity on the
  * device; the device-vector API; the same with the separate bit reversal
  * (CZK_GPU_NTT_BITREV=1) for smaller sizes; out-of-memory under a tiny and a medium
  * memory cap (clean failure, nothing leaked on the device or the host, the
@@ -44,7 +47,13 @@ static void cpu_ntt(const czk_domain *d, czk_fr *a, int kind) {
     }
 }
 
-static void test_size(czk_gpu *g, unsigned lg) {
+/* shape 0: random, 1: all zero, 2: random in the first quarter, zero after */
+static void shaped_vec(czk_fr *v, size_t n, int shape) {
+    random_vec(v, n);
+    if (shape) memset(v + (shape == 2 ? n / 4 : 0), 0, (n - (shape == 2 ? n / 4 : 0)) * sizeof *v);
+}
+
+static void test_size(czk_gpu *g, unsigned lg, int shape) {
     czk_domain d;
     CHECK(czk_domain_init(&d, (size_t)1 << lg) == CZK_OK);
     size_t n = d.n, bytes = n * sizeof(czk_fr);
@@ -52,7 +61,7 @@ static void test_size(czk_gpu *g, unsigned lg) {
     czk_fr *b = malloc(bytes), *c = malloc(bytes), *b2 = malloc(bytes), *c2 = malloc(bytes);
     CHECK(in && cpu && gpu && b && c && b2 && c2);
     char msg[256] = "";
-    random_vec(in, n);
+    shaped_vec(in, n, shape);
     for (int kind = 0; kind < 4; kind++) {
         memcpy(cpu, in, bytes);
         memcpy(gpu, in, bytes);
@@ -67,8 +76,8 @@ static void test_size(czk_gpu *g, unsigned lg) {
         }
     }
     /* H: the CPU clobbers b and c, the GPU must not */
-    random_vec(b, n);
-    random_vec(c, n);
+    shaped_vec(b, n, shape);
+    shaped_vec(c, n, shape);
     memcpy(b2, b, bytes);
     memcpy(c2, c, bytes);
     memcpy(cpu, in, bytes);
@@ -263,10 +272,17 @@ int main(void) {
     for (unsigned lg = 0; lg <= 20 + 2; lg++) {
         unsigned l = lg <= 20 ? lg : big[lg - 21];
         int before = test_failures;
-        test_size(g, l);
+        test_size(g, l, 0);
         printf("2^%-2u %s\n", l, test_failures == before ? "ok" : "FAILED");
         fflush(stdout);
     }
+    static const unsigned shaped[] = {10, 15, 18, 22};
+    for (size_t i = 0; i < sizeof shaped / sizeof shaped[0]; i++)
+        for (int shape = 1; shape <= 2; shape++) {
+            int before = test_failures;
+            test_size(g, shaped[i], shape);
+            printf("2^%-2u %s %s\n", shaped[i], shape == 1 ? "zero" : "first quarter", test_failures == before ? "ok" : "FAILED");
+        }
     czk_gpu_close(g);
     /* the in-place transforms with a separate bit reversal: the path taken
      * where the device has no room for a second vector (above, the last
@@ -279,7 +295,7 @@ int main(void) {
         test_vec_api(g);
         for (unsigned lg = 0; lg <= 18; lg += lg < 12 ? 1 : 3) {
             int before = test_failures;
-            test_size(g, lg);
+            test_size(g, lg, lg % 3 == 0 ? 2 : 0);
             printf("2^%-2u with a separate bit reversal %s\n", lg, test_failures == before ? "ok" : "FAILED");
         }
         czk_gpu_close(g);

@@ -151,32 +151,35 @@ template <int N, class M> static void run(const uint32_t *limbs, int bound_times
     mpz_clears(p, bound, a, b, NULL);
 }
 
-/* Fr with a < r and b < 2r (the NTT's lazy operand as b): the full product
+/* Fr with a < r and a lazy b <= 2r (the NTT's lazy operand as b; the
+ * bound holds for any b < 2^256, checked at 2^256 - 1): the full product
  * and the lazy one (below 2r), random and edge operands */
 static void run_fr_lazy(long randoms) {
-    mpz_t p, two_p, a, b, ea[4], eb[5];
+    mpz_t p, two_p, a, b, ea[4], eb[7];
     mpz_inits(p, two_p, a, b, NULL);
     to_mpz(p, FR_LIMBS, 8);
     mpz_mul_ui(two_p, p, 2);
     for (int i = 0; i < 4; i++) mpz_init(ea[i]);
-    for (int i = 0; i < 5; i++) mpz_init(eb[i]);
+    for (int i = 0; i < 7; i++) mpz_init(eb[i]);
     mpz_set_ui(ea[0], 0), mpz_set_ui(ea[1], 1), mpz_sub_ui(ea[2], p, 1), mpz_sub_ui(ea[3], p, 2);
     mpz_set_ui(eb[0], 0), mpz_set_ui(eb[1], 1), mpz_sub_ui(eb[2], p, 1), mpz_set(eb[3], p), mpz_sub_ui(eb[4], two_p, 1);
+    mpz_set(eb[5], two_p), mpz_ui_pow_ui(eb[6], 2, 256), mpz_sub_ui(eb[6], eb[6], 1);
     for (int i = 0; i < 4; i++)
-        for (int j = 0; j < 5; j++) {
+        for (int j = 0; j < 7; j++) {
             check<8, fr_mod, true>(p, ea[i], eb[j], "fr, b < 2r, full");
             check<8, fr_mod, false>(p, ea[i], eb[j], "fr, b < 2r, lazy");
         }
     for (long t = 0; t < randoms; t++) {
         mpz_urandomm(a, rs, p);
-        mpz_urandomm(b, rs, two_p);
+        mpz_add_ui(b, two_p, 1);
+        mpz_urandomm(b, rs, b); /* b <= 2r */
         if (t % 4 == 1) mpz_sub_ui(b, two_p, 1 + (unsigned long)(t & 7));
         if (t % 4 == 2) mpz_sub_ui(a, p, 1 + (unsigned long)(t & 7));
         check<8, fr_mod, true>(p, a, b, "fr, b < 2r, full");
         check<8, fr_mod, false>(p, a, b, "fr, b < 2r, lazy");
     }
     for (int i = 0; i < 4; i++) mpz_clear(ea[i]);
-    for (int i = 0; i < 5; i++) mpz_clear(eb[i]);
+    for (int i = 0; i < 7; i++) mpz_clear(eb[i]);
     mpz_clears(p, two_p, a, b, NULL);
 }
 
