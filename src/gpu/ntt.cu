@@ -21,6 +21,7 @@
  * canonical values, and every kernel that reads a lazy vector reads it
  * as a product's b or into its stages. */
 #include <cuda_runtime.h>
+#include <stdlib.h>
 
 #include "fr.cuh"
 #include "gpu_internal.h"
@@ -96,37 +97,50 @@ struct split_sm {
  * index arithmetic cost more: 40.3 ms, and passes of 7 stages (c_log = 3,
  * no conflicts to remove) went from 38.2 to 40.1 ms. The passes are bound
  * by instruction issue, not by shared memory. */
+/* One stage s of stages() below. */
 template <bool DIT>
+static __device__ __forceinline__ void stage_one(const split_sm &sm, unsigned s, unsigned k, unsigned c_log, unsigned uc,
+                                                 unsigned p, unsigned w, const fr_t *rt) {
+    const unsigned j = DIT ? k - 1 - s : s;
+    const unsigned sh = k - 1 - j, hh = 1u << sh;
+    unsigned lo, grp;
+    if (w && sh && w + sh <= k - 1) {
+        lo = (p >> w) & (hh - 1);
+        grp = (p & ((1u << w) - 1)) | ((p >> (w + sh)) << w);
+    } else {
+        lo = p & (hh - 1);
+        grp = p >> sh;
+    }
+    const unsigned v0 = (grp << (sh + 1)) | lo;
+    const unsigned i0 = (v0 << c_log) | uc, i1 = ((v0 + hh) << c_log) | uc;
+    const fr_t x0 = sm.get(i0);
+    fr_t x1 = sm.get(i1);
+    if (DIT) {
+        if (lo) x1 = fr_mul_lazy(fr_ldg(rt + (lo << j)), x1);
+        sm.put(i0, fr_add_lazy(x0, x1));
+        sm.put(i1, fr_sub_lazy(x0, x1));
+    } else {
+        fr_t y1 = fr_sub_lazy(x0, x1);
+        sm.put(i0, fr_add_lazy(x0, x1));
+        if (lo) y1 = fr_mul_lazy(fr_ldg(rt + (lo << j)), y1); /* lo·2^j < 2^(k-1) */
+        sm.put(i1, y1);
+    }
+    __syncthreads();
+}
+
+/* K > 0: k = K and c_log = C known to the compiler, the stages unrolled
+ * with their shifts and masks folded (pass_kernel's specializations). */
+template <bool DIT, int K = 0, int C = 0>
 static __device__ __forceinline__ void stages(const split_sm &sm, unsigned k, unsigned c_log, unsigned tid,
                                               const fr_t *rt) {
+    if (K) k = K, c_log = C;
     const unsigned uc = tid & ((1u << c_log) - 1), p = tid >> c_log;
     const unsigned w = c_log >= 2 && c_log < 5 ? 5 - c_log : 0;
-    for (unsigned s = 0; s < k; s++) {
-        const unsigned j = DIT ? k - 1 - s : s;
-        const unsigned sh = k - 1 - j, hh = 1u << sh;
-        unsigned lo, grp;
-        if (w && sh && w + sh <= k - 1) {
-            lo = (p >> w) & (hh - 1);
-            grp = (p & ((1u << w) - 1)) | ((p >> (w + sh)) << w);
-        } else {
-            lo = p & (hh - 1);
-            grp = p >> sh;
-        }
-        const unsigned v0 = (grp << (sh + 1)) | lo;
-        const unsigned i0 = (v0 << c_log) | uc, i1 = ((v0 + hh) << c_log) | uc;
-        const fr_t x0 = sm.get(i0);
-        fr_t x1 = sm.get(i1);
-        if (DIT) {
-            if (lo) x1 = fr_mul_lazy(fr_ldg(rt + (lo << j)), x1);
-            sm.put(i0, fr_add_lazy(x0, x1));
-            sm.put(i1, fr_sub_lazy(x0, x1));
-        } else {
-            fr_t y1 = fr_sub_lazy(x0, x1);
-            sm.put(i0, fr_add_lazy(x0, x1));
-            if (lo) y1 = fr_mul_lazy(fr_ldg(rt + (lo << j)), y1); /* lo·2^j < 2^(k-1) */
-            sm.put(i1, y1);
-        }
-        __syncthreads();
+    if constexpr (K > 0) {
+#pragma unroll
+        for (unsigned s = 0; s < (unsigned)K; s++) stage_one<DIT>(sm, s, K, C, uc, p, w, rt);
+    } else {
+        for (unsigned s = 0; s < k; s++) stage_one<DIT>(sm, s, k, c_log, uc, p, w, rt);
     }
 }
 
@@ -139,10 +153,13 @@ static __device__ __forceinline__ void stages(const split_sm &sm, unsigned k, un
  * and the fused kernel 28). On an H200: NTT 2^27 41.7 -> 39.8 ms, H on
  * device data 260 -> 246 ms. */
 #define PASS_MINB 3
-template <bool DIT>
+/* K > 0: a specialization for k = K, c_log = C (the arguments ignored);
+ * czk_gpu_launch_pass says which. */
+template <bool DIT, int K, int C>
 __global__ void __launch_bounds__(512, PASS_MINB) pass_kernel(fr_t *x, unsigned b, unsigned k, unsigned c_log, const fr_t *tw,
                                                    unsigned tw_log, const fr_t *rt, int inverse, const fr_t *mb,
                                                    int lazy_out) {
+    if (K) k = K, c_log = C;
     extern __shared__ __align__(16) unsigned char smem_raw[];
     const unsigned npts = 1u << (k + c_log);
     const split_sm sm = {(uint4 *)smem_raw, (uint4 *)smem_raw + npts + SPLIT_PAD};
@@ -168,7 +185,7 @@ __global__ void __launch_bounds__(512, PASS_MINB) pass_kernel(fr_t *x, unsigned 
     }
     __syncthreads();
 
-    stages<DIT>(sm, k, c_log, tid, rt);
+    stages<DIT, K, C>(sm, k, c_log, tid, rt);
 
 #pragma unroll
     for (int h = 0; h < 2; h++) {
@@ -444,6 +461,38 @@ extern "C" cudaError_t czk_gpu_launch_table(void *tw, const void *hi, const void
     return cudaGetLastError();
 }
 
+/* pass_kernel's arguments */
+struct pass_args {
+    fr_t *x;
+    unsigned b, k, c_log;
+    const fr_t *tw;
+    unsigned tw_log;
+    const fr_t *rt;
+    int inverse;
+    const fr_t *mb;
+    int lazy_out;
+};
+
+template <bool DIT, int K, int C>
+static void launch_pass_kc(const pass_args &a, size_t blocks, unsigned threads, size_t smem, cudaStream_t s) {
+    pass_kernel<DIT, K, C><<<(unsigned)blocks, threads, smem, s>>>(a.x, a.b, a.k, a.c_log, a.tw, a.tw_log, a.rt,
+                                                                   a.inverse, a.mb, a.lazy_out);
+}
+
+/* The specializations: the (k, c_log) of the passes in blocks of 2^9
+ * points, which 2^20 … 2^28 take (2^27: 7, 7, 7, 6; 2^24: 8, 8, 8);
+ * CZK_GPU_NTT_GENERIC=1 (for comparison; 2: the DIT passes only) and every
+ * other shape: the kernel with k and c_log as arguments. */
+template <bool DIT>
+static void launch_pass_dit(const pass_args &a, size_t blocks, unsigned threads, size_t smem, cudaStream_t s) {
+    static const int generic_env = getenv("CZK_GPU_NTT_GENERIC") ? atoi(getenv("CZK_GPU_NTT_GENERIC")) : 0;
+    const bool generic = generic_env == 1 || (generic_env == 2 && DIT);
+    if (!generic && a.k == 7 && a.c_log == 2) launch_pass_kc<DIT, 7, 2>(a, blocks, threads, smem, s);
+    else if (!generic && a.k == 6 && a.c_log == 3) launch_pass_kc<DIT, 6, 3>(a, blocks, threads, smem, s);
+    else if (!generic && a.k == 8 && a.c_log == 1) launch_pass_kc<DIT, 8, 1>(a, blocks, threads, smem, s);
+    else launch_pass_kc<DIT, 0, 0>(a, blocks, threads, smem, s);
+}
+
 extern "C" cudaError_t czk_gpu_launch_pass(void *x, unsigned log_n, unsigned b, unsigned k, unsigned c_log,
                                            const void *tw, unsigned tw_log, int inverse, int dit, const void *mb,
                                            int lazy_out, cudaStream_t s) {
@@ -453,12 +502,10 @@ extern "C" cudaError_t czk_gpu_launch_pass(void *x, unsigned log_n, unsigned b, 
     const size_t blocks = (size_t)1 << (log_n - k - c_log);
     const size_t smem = ((size_t)sizeof(fr_t) << (k + c_log)) + SPLIT_PAD * sizeof(uint4);
     const fr_t *rt = (const fr_t *)tw + ((size_t)1 << (tw_log - 1)) + ((size_t)(inverse ? 1 : 0) * (DIF_MAX_LOG + 1) + k) * RT_LEN;
-    if (dit)
-        pass_kernel<true><<<(unsigned)blocks, threads, smem, s>>>((fr_t *)x, b, k, c_log, (const fr_t *)tw, tw_log,
-                                                                  rt, inverse ? 1 : 0, NULL, lazy_out);
-    else
-        pass_kernel<false><<<(unsigned)blocks, threads, smem, s>>>((fr_t *)x, b, k, c_log, (const fr_t *)tw, tw_log,
-                                                                   rt, inverse ? 1 : 0, (const fr_t *)mb, lazy_out);
+    const pass_args a = {(fr_t *)x, b, k, c_log, (const fr_t *)tw, tw_log, rt, inverse ? 1 : 0, (const fr_t *)mb,
+                         lazy_out};
+    if (dit) launch_pass_dit<true>(a, blocks, threads, smem, s);
+    else launch_pass_dit<false>(a, blocks, threads, smem, s);
     return cudaGetLastError();
 }
 
