@@ -484,7 +484,7 @@ static void launch_pass_kc(const pass_args &a, size_t blocks, unsigned threads, 
  * CZK_GPU_NTT_GENERIC=1 (for comparison; 2: the DIT passes only) and every
  * other shape: the kernel with k and c_log as arguments. */
 template <bool DIT>
-static void launch_pass_dit(const pass_args &a, size_t blocks, unsigned threads, size_t smem, cudaStream_t s) {
+static void launch_pass_shaped(const pass_args &a, size_t blocks, unsigned threads, size_t smem, cudaStream_t s) {
     static const int generic_env = getenv("CZK_GPU_NTT_GENERIC") ? atoi(getenv("CZK_GPU_NTT_GENERIC")) : 0;
     const bool generic = generic_env == 1 || (generic_env == 2 && DIT);
     if (!generic && a.k == 7 && a.c_log == 2) launch_pass_kc<DIT, 7, 2>(a, blocks, threads, smem, s);
@@ -504,8 +504,8 @@ extern "C" cudaError_t czk_gpu_launch_pass(void *x, unsigned log_n, unsigned b, 
     const fr_t *rt = (const fr_t *)tw + ((size_t)1 << (tw_log - 1)) + ((size_t)(inverse ? 1 : 0) * (DIF_MAX_LOG + 1) + k) * RT_LEN;
     const pass_args a = {(fr_t *)x, b, k, c_log, (const fr_t *)tw, tw_log, rt, inverse ? 1 : 0, (const fr_t *)mb,
                          lazy_out};
-    if (dit) launch_pass_dit<true>(a, blocks, threads, smem, s);
-    else launch_pass_dit<false>(a, blocks, threads, smem, s);
+    if (dit) launch_pass_shaped<true>(a, blocks, threads, smem, s);
+    else launch_pass_shaped<false>(a, blocks, threads, smem, s);
     return cudaGetLastError();
 }
 

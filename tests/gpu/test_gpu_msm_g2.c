@@ -116,22 +116,39 @@ static void test_resident_dev(czk_gpu *g) {
 }
 
 #ifdef CZK_HAVE_CUDA
+/* n affine G1 points p + i·q (the harness's make_points is G2's here) */
+static czk_g1_affine *g1_points(size_t n, czk_g1 p, const czk_g1 *q) {
+    czk_g1_affine *a = malloc(n * sizeof *a);
+    czk_g1 *j = malloc(n * sizeof *j);
+    CHECK(a && j);
+    for (size_t i = 0; i < n; i++) {
+        j[i] = p;
+        czk_g1_add(&p, &p, q);
+    }
+    czk_g1_batch_to_affine(a, j, n);
+    free(j);
+    return a;
+}
+
+/* x and y the same G1 point, infinity included */
+static int same_g1(const czk_g1 *x, const czk_g1 *y) {
+    czk_g1_affine ax, ay;
+    if (czk_g1_is_infinity(x)) czk_g1_affine_set_infinity(&ax);
+    else czk_g1_to_affine(&ax, x);
+    if (czk_g1_is_infinity(y)) czk_g1_affine_set_infinity(&ay);
+    else czk_g1_to_affine(&ay, y);
+    return memcmp(&ax, &ay, sizeof ax) == 0;
+}
+
 /* n G1 points P0 + i·Q; czk_gpu_msm_g1_dev against czk_gpu_msm_g1_resident. */
 static void test_g1_dev(czk_gpu *g) {
     size_t n = 70000;
     char msg[256] = "";
-    czk_g1_affine *b = malloc(n * sizeof *b);
-    czk_g1 *j = malloc(n * sizeof *j);
     czk_fr *s = malloc(n * sizeof *s);
     czk_g1 p, q;
     czk_g1_from_affine(&p, &CZK_G1_GENERATOR);
     czk_g1_dbl(&q, &p);
-    for (size_t i = 0; i < n; i++) {
-        j[i] = p;
-        czk_g1_add(&p, &p, &q);
-    }
-    czk_g1_batch_to_affine(b, j, n);
-    free(j);
+    czk_g1_affine *b = g1_points(n, p, &q);
     czk_gpu_g1_bases *db = NULL;
     CHECK(czk_gpu_g1_bases_upload(g, b, n, &db, msg, sizeof msg) == CZK_OK);
     void *ds = NULL;
@@ -250,8 +267,6 @@ static void test_prepared(czk_gpu *g) {
     const size_t n = 40003;
     char msg[256] = "";
     czk_g2_affine *b2 = make_points(n, 1);
-    czk_g1_affine *b1 = malloc(n * sizeof *b1);
-    czk_g1 *j = malloc(n * sizeof *j);
     czk_fr *s = malloc(n * sizeof *s), k;
     czk_g1 p, q, gen;
     czk_g1_from_affine(&gen, &CZK_G1_GENERATOR);
@@ -259,12 +274,7 @@ static void test_prepared(czk_gpu *g) {
     czk_g1_mul_fr(&p, &gen, &k);
     czk_fr_random(&k, &rng);
     czk_g1_mul_fr(&q, &gen, &k);
-    for (size_t i = 0; i < n; i++) {
-        j[i] = p;
-        czk_g1_add(&p, &p, &q);
-    }
-    czk_g1_batch_to_affine(b1, j, n);
-    free(j);
+    czk_g1_affine *b1 = g1_points(n, p, &q);
     czk_gpu_g1_bases *db1 = NULL;
     czk_gpu_g2_bases *db2 = NULL;
     czk_gpu_stager *st = NULL;
@@ -301,12 +311,7 @@ static void test_prepared(czk_gpu *g) {
                 for (int rep = 0; rep < 2; rep++) {
                     e = czk_gpu_msm_g1_prepared(g, &r1, czk_gpu_g1_bases_ptr(db1), n, sc, msg, sizeof msg);
                     CHECK_MSG(e == CZK_OK, "prepared g1: %s", msg);
-                    czk_g1_affine a, c;
-                    if (czk_g1_is_infinity(&r1)) czk_g1_affine_set_infinity(&a);
-                    else czk_g1_to_affine(&a, &r1);
-                    if (czk_g1_is_infinity(&c1)) czk_g1_affine_set_infinity(&c);
-                    else czk_g1_to_affine(&c, &c1);
-                    CHECK_MSG(e != CZK_OK || memcmp(&a, &c, sizeof a) == 0, "prepared g1 %s density %d rep %d differs",
+                    CHECK_MSG(e != CZK_OK || same_g1(&r1, &c1), "prepared g1 %s density %d rep %d differs",
                               mix_name[mixes[mi]], dens, rep);
                     e = czk_gpu_msm_g2_prepared(g, &r2, czk_gpu_g2_bases_ptr(db2), n, sc, msg, sizeof msg);
                     CHECK_MSG(e == CZK_OK, "prepared g2: %s", msg);
