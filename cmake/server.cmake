@@ -44,6 +44,20 @@ endif()
 add_test(NAME grpc_check COMMAND sh ${PROJECT_SOURCE_DIR}/tests/server/grpc_check.sh ${PROJECT_BINARY_DIR})
 add_test(NAME kill9_check COMMAND sh ${PROJECT_SOURCE_DIR}/tests/server/kill9_check.sh ${PROJECT_BINARY_DIR})
 set_tests_properties(grpc_check kill9_check PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
+# durability in order: czkd under an LD_PRELOAD library that logs the writes,
+# fsyncs and renames under its state folder (tests/server/fsync_shim.c); the
+# check fails when a job is acknowledged before its spool file, the spool
+# folder and its WAL row are synced. The shim is built without sanitizers (it
+# only forwards calls), so that it can be preloaded into sanitized programs.
+if(TARGET czkd)
+  add_library(czk_fsync_shim SHARED ${PROJECT_SOURCE_DIR}/tests/server/fsync_shim.c)
+  target_link_libraries(czk_fsync_shim PRIVATE ${CMAKE_DL_LIBS})
+  target_compile_options(czk_fsync_shim PRIVATE -fno-sanitize=all)
+  target_link_options(czk_fsync_shim PRIVATE -fno-sanitize=all)
+  add_test(NAME durability_check COMMAND sh ${PROJECT_SOURCE_DIR}/tests/server/durability_check.sh
+                                         $<TARGET_FILE:czkd> $<TARGET_FILE:czk_cli> $<TARGET_FILE:czk_fsync_shim>)
+  set_tests_properties(durability_check PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60)
+endif()
 if(TARGET czkd AND EXISTS ${PROJECT_SOURCE_DIR}/tests/server/html_check.sh)
   add_test(NAME html_check COMMAND sh ${PROJECT_SOURCE_DIR}/tests/server/html_check.sh $<TARGET_FILE:czkd>
                                    $<TARGET_FILE:czk_cli>)
