@@ -28,13 +28,9 @@
 #include "czk/mem.h"
 #include "czk/msm.h"
 #include "czk/poly.h"
+#include "gpu_err.h"
 #include "gpu_internal.h"
 #include "gpu_stage.h"
-
-#define SET_MSG(...)                                          \
-    do {                                                      \
-        if (msg && msglen) snprintf(msg, msglen, __VA_ARGS__); \
-    } while (0)
 
 #define MAX_DEVICES 64
 /* One lock per device ordinal for the whole process (GNU range initializer). */
@@ -96,8 +92,7 @@ static czk_err resident_make(cuda_backend *cb, const czk_params *p, resident **o
     *out = NULL;
     resident *r = calloc(1, sizeof *r);
     if (!r) {
-        SET_MSG("out of host memory");
-        return CZK_ERR_NO_MEMORY;
+        return czk_fail(msg, msglen, CZK_ERR_NO_MEMORY, "out of host memory");
     }
     r->params = p;
     czk_err e = CZK_OK;
@@ -131,7 +126,7 @@ static czk_err domain_get(cuda_backend *cb, size_t n, const czk_domain **out, ch
         } else {
             cb->dom[lg] = d;
         }
-        if (e != CZK_OK) SET_MSG("the evaluation domain of %zu points: %s", n, czk_err_str(e));
+        if (e != CZK_OK) (void)czk_fail(msg, msglen, e, "the evaluation domain of %zu points: %s", n, czk_err_str(e));
     }
     *out = cb->dom[lg];
     pthread_mutex_unlock(&cb->mu);
@@ -206,8 +201,7 @@ static czk_err msm_any(cuda_backend *cb, const group_ops *G, void *r, const void
     G->zero(r);
     if (used == 0) return CZK_OK;
     if (off > nq || used > nq - off) {
-        SET_MSG("an MSM needs %zu bases, the query has %zu", off + used, nq);
-        return CZK_ERR_INVALID_ARGUMENT;
+        return czk_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "an MSM needs %zu bases, the query has %zu", off + used, nq);
     }
     if (res)
         return G->msm(cb->gpu, r, (const char *)G->ptr(res) + off * G->point_bytes, nq - off, dscal, n, density, msg,
@@ -252,8 +246,7 @@ static czk_err msm_prepared(cuda_backend *cb, const group_ops *G, void *r, const
                             czk_gpu_msm_scalars *sc, char *msg, size_t msglen) {
     const size_t used = czk_gpu_msm_scalars_count(sc);
     if (off > nq || used > nq - off) {
-        SET_MSG("an MSM needs %zu bases, the query has %zu", off + used, nq);
-        return CZK_ERR_INVALID_ARGUMENT;
+        return czk_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "an MSM needs %zu bases, the query has %zu", off + used, nq);
     }
     return G->prepared(cb->gpu, r, (const char *)G->ptr(res) + off * G->point_bytes, nq - off, sc, msg, msglen);
 }
@@ -423,7 +416,7 @@ static czk_err witness_msms(cuda_backend *cb, cuda_pending *p, const czk_params 
     if (threaded) pthread_join(th, NULL);
     if (host_inputs && e == CZK_OK) {
         e = in.e;
-        if (e != CZK_OK) SET_MSG("the inputs' MSMs on the host failed");
+        if (e != CZK_OK) (void)czk_fail(msg, msglen, e, "the inputs' MSMs on the host failed");
         czk_g1_add(&p->sums.a, &p->sums.a, &in.a);
         czk_g1_add(&p->sums.b_g1, &p->sums.b_g1, &in.b_g1);
         if (gpu_g2) czk_g2_add(&p->sums.b_g2, &p->sums.b_g2, &in.b_g2);
@@ -503,8 +496,7 @@ static czk_err device_work(cuda_backend *cb, cuda_pending *p, const czk_params *
     czk_gpu_vec_free(hv);
     hv = NULL;
     if (e == CZK_OK && wu.e != CZK_OK) {
-        e = wu.e;
-        SET_MSG("%s", wu.msg);
+        e = czk_fail(msg, msglen, wu.e, "%s", wu.msg);
     }
     if (e != CZK_OK) goto out;
     double t4 = now_s(), t_g1 = 0, t_g2 = 0;
@@ -614,8 +606,7 @@ static czk_err cuda_start(czk_backend *be, czk_backend_pending **out, const czk_
     cuda_pending *p = czk_mem_alloc(sizeof *p, CZK_MEM_PENDING);
     if (!p) {
         czk_assignment_release(asg);
-        SET_MSG("out of memory");
-        return CZK_ERR_NO_MEMORY;
+        return czk_fail(msg, msglen, CZK_ERR_NO_MEMORY, "out of memory");
     }
     memset(p, 0, sizeof *p);
     p->params = params;
@@ -683,7 +674,7 @@ static czk_err cuda_finish(czk_backend *be, czk_backend_pending *bp, czk_proof *
         if (e == CZK_OK)
             e = czk_msm_g2(&t2, params->b_g2 + k, p->aux, p->n_aux, p->b_aux_density, cb->cfg.pool);
         if (e != CZK_OK) {
-            SET_MSG("the B MSM in G2 failed: %s", czk_err_str(e));
+            (void)czk_fail(msg, msglen, e, "the B MSM in G2 failed: %s", czk_err_str(e));
             cuda_destroy(be, bp);
             return e;
         }
@@ -742,8 +733,7 @@ static const czk_backend_ops CUDA_OPS = {"cuda", cuda_start, cuda_pending_bytes,
 czk_err czk_backend_cuda_open(czk_backend **out, const czk_backend_cuda_config *cfg, char *msg, size_t msglen) {
     *out = NULL;
     if (!cfg || cfg->ordinal < 0 || cfg->ordinal >= MAX_DEVICES || (unsigned)cfg->g2 > CZK_G2_CPU) {
-        SET_MSG("invalid CUDA backend configuration");
-        return CZK_ERR_INVALID_ARGUMENT;
+        return czk_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid CUDA backend configuration");
     }
     czk_gpu *g = NULL;
     czk_err e = czk_gpu_open(&g, cfg->ordinal, cfg->mem_cap_bytes, msg, msglen);
@@ -754,8 +744,7 @@ czk_err czk_backend_cuda_open(czk_backend **out, const czk_backend_cuda_config *
         free(be);
         free(cb);
         czk_gpu_close(g);
-        SET_MSG("out of host memory");
-        return CZK_ERR_NO_MEMORY;
+        return czk_fail(msg, msglen, CZK_ERR_NO_MEMORY, "out of host memory");
     }
     cb->cfg = *cfg;
     cb->gpu = g;

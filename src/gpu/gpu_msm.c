@@ -26,20 +26,26 @@
 #include <time.h>
 
 #include "czk/gpu.h"
+#include "gpu_err.h"
 #include "gpu_internal.h"
 
 #define MSM_SLICE_MAX 256 /* most sorted pairs per thread of the chunks kernel */
 
-struct czk_gpu_g1_bases {
+/* Resident bases of either group; the public handles of the two groups are
+ * this struct under two names (so that a G1 handle cannot be passed for a
+ * G2 one). */
+typedef struct {
     czk_gpu *g;
     void *p;
     size_t count;
+} msm_bases;
+
+struct czk_gpu_g1_bases {
+    msm_bases b;
 };
 
 struct czk_gpu_g2_bases {
-    czk_gpu *g;
-    void *p;
-    size_t count;
+    msm_bases b;
 };
 
 /* What the sequence needs of a group: the kernels' grp, the host layouts,
@@ -69,22 +75,6 @@ static void g2_dbl(void *r, const void *a) { czk_g2_dbl(r, a); }
 
 static const msm_group GROUP_G1 = {0, sizeof(czk_g1_affine), sizeof(czk_g1), 18, g1_set_inf, g1_add, g1_dbl};
 static const msm_group GROUP_G2 = {1, sizeof(czk_g2_affine), sizeof(czk_g2), 16, g2_set_inf, g2_add, g2_dbl};
-
-
-static czk_err msm_fail(char *msg, size_t msglen, czk_err e, const char *text) {
-    if (msg && msglen) snprintf(msg, msglen, "%s", text);
-    return e;
-}
-
-static czk_err msm_cuda_fail(cudaError_t ce, const char *what, char *msg, size_t msglen) {
-    (void)cudaGetLastError();
-    if (ce == cudaErrorMemoryAllocation) {
-        if (msg && msglen) snprintf(msg, msglen, "GPU out of memory in %s: %s", what, cudaGetErrorString(ce));
-        return CZK_ERR_NO_MEMORY;
-    }
-    if (msg && msglen) snprintf(msg, msglen, "CUDA error in %s: %s", what, cudaGetErrorString(ce));
-    return CZK_ERR_IO;
-}
 
 /* Window bits for m scalars: lg m - 3 from 4 to 16, then for G1 fewer
  * windows at the price of more buckets: 20 from 2^24 (13 windows instead
@@ -180,15 +170,6 @@ static void buf_free(msm_bufs *b, int k) {
     b->bytes[k] = 0;
 }
 
-#define CKM(call, what)                                          \
-    do {                                                         \
-        cudaError_t ce_ = (call);                                \
-        if (ce_ != cudaSuccess) {                                \
-            e = msm_cuda_fail(ce_, what, msg, msglen);           \
-            goto out;                                            \
-        }                                                        \
-    } while (0)
-
 #define CKE(call)               \
     do {                        \
         e = (call);             \
@@ -200,10 +181,10 @@ static void buf_free(msm_bufs *b, int k) {
 static czk_err check_args(const void *r, const void *bases, const void *scalars, size_t n, const czk_bitmap *density,
                           size_t *nset, char *msg, size_t msglen) {
     if (!r || (n > 0 && (!bases || !scalars)) || (density && density->nbits < n))
-        return msm_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument");
+        return czk_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument");
     *nset = density ? (n ? czk_bitmap_rank(density, n) : 0) : n;
     if (*nset >= ((size_t)1 << 31))
-        return msm_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "GPU MSM: 2^31 or more scalars");
+        return czk_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "GPU MSM: 2^31 or more scalars");
     return CZK_OK;
 }
 
@@ -282,25 +263,24 @@ static czk_err scalars_prep(czk_gpu *g, const void *dscalars, size_t scal_bytes,
     CKE(buf_alloc(b, B_SCAL, nset * sizeof(czk_fr), "the MSM scalars", msg, msglen));
     CKE(buf_alloc(b, B_CLS, nset, "the MSM scalars", msg, msglen));
     CKE(buf_alloc(b, B_CNT, 4 * sizeof(uint32_t), "the MSM scalars", msg, msglen));
-    CKM(cudaMemsetAsync(b->p[B_CNT], 0, 4 * sizeof(uint32_t), st), "the MSM prep kernel");
+    CZK_CUDA_CK_OUT(cudaMemsetAsync(b->p[B_CNT], 0, 4 * sizeof(uint32_t), st));
     const void *words = dd ? dd->words : NULL, *prefix = dd ? dd->prefix : NULL;
     if (!dd && density) { /* the words up, their prefix counts on the device */
         const size_t nw = (n + 63) / 64;
         size_t tb = 0;
         CKE(buf_alloc(b, B_WORDS, nw * 8, "the density map", msg, msglen));
         CKE(buf_alloc(b, B_PREFIX, nw * 8, "the density map", msg, msglen));
-        CKM(cudaMemcpyAsync(b->p[B_WORDS], density->words, nw * 8, cudaMemcpyHostToDevice, st), "density upload");
-        CKM(czk_gpu_density_prefix(NULL, &tb, b->p[B_WORDS], nw, b->p[B_PREFIX], st), "the density prefix (size)");
+        CZK_CUDA_CK_OUT(cudaMemcpyAsync(b->p[B_WORDS], density->words, nw * 8, cudaMemcpyHostToDevice, st));
+        CZK_CUDA_CK_OUT(czk_gpu_density_prefix(NULL, &tb, b->p[B_WORDS], nw, b->p[B_PREFIX], st));
         CKE(buf_alloc(b, B_SCANTEMP, tb ? tb : 1, "the density map", msg, msglen));
-        CKM(czk_gpu_density_prefix(b->p[B_SCANTEMP], &tb, b->p[B_WORDS], nw, b->p[B_PREFIX], st), "the density prefix");
+        CZK_CUDA_CK_OUT(czk_gpu_density_prefix(b->p[B_SCANTEMP], &tb, b->p[B_WORDS], nw, b->p[B_PREFIX], st));
         words = b->p[B_WORDS];
         prefix = b->p[B_PREFIX];
     }
     uint32_t cnt[2] = {0, 0};
-    CKM(czk_gpu_launch_msm_prep(dscalars, n, words, prefix, b->p[B_SCAL], b->p[B_CLS], 1, b->p[B_CNT], st),
-        "the MSM prep kernel");
-    CKM(cudaMemcpyAsync(cnt, b->p[B_CNT], sizeof cnt, cudaMemcpyDeviceToHost, st), "the MSM prep kernel");
-    CKM(cudaStreamSynchronize(st), "the MSM prep kernel");
+    CZK_CUDA_CK_OUT(czk_gpu_launch_msm_prep(dscalars, n, words, prefix, b->p[B_SCAL], b->p[B_CLS], 1, b->p[B_CNT], st));
+    CZK_CUDA_CK_OUT(cudaMemcpyAsync(cnt, b->p[B_CNT], sizeof cnt, cudaMemcpyDeviceToHost, st));
+    CZK_CUDA_CK_OUT(cudaStreamSynchronize(st));
     prof_mark(prof, P_PREP, st);
     buf_free(b, B_SCALARS);
     buf_free(b, B_WORDS);
@@ -309,7 +289,7 @@ static czk_err scalars_prep(czk_gpu *g, const void *dscalars, size_t scal_bytes,
     mones = cnt[0];
     mbig = cnt[1];
     if (mones + mbig > nset) {
-        e = msm_fail(msg, msglen, CZK_ERR_IO, "GPU MSM: inconsistent scalar counts");
+        e = czk_fail(msg, msglen, CZK_ERR_IO, "GPU MSM: inconsistent scalar counts");
         goto out;
     }
     /* compaction */
@@ -318,27 +298,25 @@ static czk_err scalars_prep(czk_gpu *g, const void *dscalars, size_t scal_bytes,
     const int gather = mbig < nset && 2 * mbig > nset; /* digits reads scal[bidx[i]] */
     if (mones || (mbig && mbig < nset)) {
         size_t tb = 0;
-        CKM(czk_gpu_msm_select(NULL, &tb, b->p[B_CLS], 1, NULL, NULL, nset, st), "the MSM select (size)");
+        CZK_CUDA_CK_OUT(czk_gpu_msm_select(NULL, &tb, b->p[B_CLS], 1, NULL, NULL, nset, st));
         CKE(buf_alloc(b, B_SELTEMP, tb ? tb : 1, "the MSM select", msg, msglen));
         uint32_t *dcnt = b->p[B_CNT];
         if (mones) {
             size_t t = tb;
             CKE(buf_alloc(b, B_ONESIDX, mones * 4, "the MSM ones", msg, msglen));
-            CKM(czk_gpu_msm_select(b->p[B_SELTEMP], &t, b->p[B_CLS], 1, b->p[B_ONESIDX], dcnt + 2, nset, st),
-                "the MSM select");
+            CZK_CUDA_CK_OUT(czk_gpu_msm_select(b->p[B_SELTEMP], &t, b->p[B_CLS], 1, b->p[B_ONESIDX], dcnt + 2, nset, st));
         }
         if (mbig && mbig < nset) {
             size_t t = tb;
             CKE(buf_alloc(b, B_BIGIDX, mbig * 4, "the MSM digits", msg, msglen));
-            CKM(czk_gpu_msm_select(b->p[B_SELTEMP], &t, b->p[B_CLS], 2, b->p[B_BIGIDX], dcnt + 3, nset, st),
-                "the MSM select");
+            CZK_CUDA_CK_OUT(czk_gpu_msm_select(b->p[B_SELTEMP], &t, b->p[B_CLS], 2, b->p[B_BIGIDX], dcnt + 3, nset, st));
             bidx = b->p[B_BIGIDX];
             if (!gather) {
                 CKE(buf_alloc(b, B_SCALBIG, mbig * sizeof(czk_fr), "the MSM scalars", msg, msglen));
-                CKM(czk_gpu_launch_msm_gather(b->p[B_SCAL], bidx, mbig, b->p[B_SCALBIG], st), "the MSM gather");
+                CZK_CUDA_CK_OUT(czk_gpu_launch_msm_gather(b->p[B_SCAL], bidx, mbig, b->p[B_SCALBIG], st));
             }
         }
-        CKM(cudaStreamSynchronize(st), "the MSM select");
+        CZK_CUDA_CK_OUT(cudaStreamSynchronize(st));
         buf_free(b, B_SELTEMP);
         if (b->p[B_SCALBIG]) {
             buf_free(b, B_SCAL);
@@ -390,15 +368,15 @@ static czk_err msm_run(czk_gpu *g, const msm_group *G, void *r, const void *dbas
         CKE(buf_alloc(&b, B_ONES0, T * xb, "the MSM ones", msg, msglen));
         CKE(buf_alloc(&b, B_ONES1, (T + LR - 1) / LR * xb, "the MSM ones", msg, msglen));
         CKE(buf_alloc(&b, B_JAC, jb, "the MSM ones", msg, msglen));
-        CKM(czk_gpu_launch_msm_ones(G->grp, dbases, sc->b.p[B_ONESIDX], mones, b.p[B_ONES0], st), "the MSM ones kernel");
+        CZK_CUDA_CK_OUT(czk_gpu_launch_msm_ones(G->grp, dbases, sc->b.p[B_ONESIDX], mones, b.p[B_ONES0], st));
         void *in = b.p[B_ONES0], *o = b.p[B_ONES1];
         for (size_t k = T; k > 1; k = (k + LR - 1) / LR) {
-            CKM(czk_gpu_launch_msm_xyzz_reduce(G->grp, in, k, (unsigned)LR, o, st), "the MSM ones kernel");
+            CZK_CUDA_CK_OUT(czk_gpu_launch_msm_xyzz_reduce(G->grp, in, k, (unsigned)LR, o, st));
             void *t = in;
             in = o;
             o = t;
         }
-        CKM(czk_gpu_launch_msm_to_jac(G->grp, in, b.p[B_JAC], st), "the MSM ones kernel");
+        CZK_CUDA_CK_OUT(czk_gpu_launch_msm_to_jac(G->grp, in, b.p[B_JAC], st));
         prof_mark(&prof, P_ONES, st);
     }
 
@@ -413,7 +391,7 @@ static czk_err msm_run(czk_gpu *g, const msm_group *G, void *r, const void *dbas
         L = L < 4 ? 4 : L > MSM_SLICE_MAX ? MSM_SLICE_MAX : L;
         const size_t nch = (mbig + L - 1) / L;
         size_t temp_bytes = 0;
-        CKM(czk_gpu_msm_sort(NULL, &temp_bytes, NULL, NULL, NULL, NULL, mbig, c, st), "the MSM sort (size)");
+        CZK_CUDA_CK_OUT(czk_gpu_msm_sort(NULL, &temp_bytes, NULL, NULL, NULL, NULL, mbig, c, st));
         CKE(buf_alloc(&b, B_KIN, mbig * 4, "the MSM digits", msg, msglen));
         CKE(buf_alloc(&b, B_KOUT, mbig * 4, "the MSM digits", msg, msglen));
         CKE(buf_alloc(&b, B_VIN, mbig * 4, "the MSM digits", msg, msglen));
@@ -463,9 +441,9 @@ static czk_err msm_run(czk_gpu *g, const msm_group *G, void *r, const void *dbas
             if (e != CZK_OK) goto out;
         }
         if (b.p[B_VOUT2]) {
-            CKM(cudaStreamCreateWithFlags(&st2, cudaStreamNonBlocking), "the MSM sort stream");
+            CZK_CUDA_CK_OUT(cudaStreamCreateWithFlags(&st2, cudaStreamNonBlocking));
             for (int k = 0; k < 4; k++)
-                CKM(cudaEventCreateWithFlags(&ev[k], cudaEventDisableTiming), "the MSM sort events");
+                CZK_CUDA_CK_OUT(cudaEventCreateWithFlags(&ev[k], cudaEventDisableTiming));
         }
         for (unsigned w = 0; w < W; w++) {
             const int bi = st2 ? (int)(w & 1) : 0; /* ev[bi]: pairs bi sorted, ev[2 + bi]: pairs bi used */
@@ -474,44 +452,39 @@ static czk_err msm_run(czk_gpu *g, const msm_group *G, void *r, const void *dbas
             cudaStream_t ss = st2 ? st2 : st;
             void *buck = (char *)b.p[B_BUCK] + (size_t)w * nb * xb;
             size_t tb = temp_bytes;
-            if (st2 && w >= 2) CKM(cudaStreamWaitEvent(st2, ev[2 + bi], 0), "the MSM sort stream");
-            CKM(czk_gpu_launch_msm_digits(dscal, bidx, gather, mbig, (int)w, c, kin, vin, ss), "the MSM digit kernel");
-            CKM(czk_gpu_msm_sort(b.p[B_TEMP], &tb, kin, kout, vin, vout, mbig, c, ss), "the MSM sort");
+            if (st2 && w >= 2) CZK_CUDA_CK_OUT(cudaStreamWaitEvent(st2, ev[2 + bi], 0));
+            CZK_CUDA_CK_OUT(czk_gpu_launch_msm_digits(dscal, bidx, gather, mbig, (int)w, c, kin, vin, ss));
+            CZK_CUDA_CK_OUT(czk_gpu_msm_sort(b.p[B_TEMP], &tb, kin, kout, vin, vout, mbig, c, ss));
             if (st2) {
-                CKM(cudaEventRecord(ev[bi], st2), "the MSM sort stream");
-                CKM(cudaStreamWaitEvent(st, ev[bi], 0), "the MSM sort stream");
+                CZK_CUDA_CK_OUT(cudaEventRecord(ev[bi], st2));
+                CZK_CUDA_CK_OUT(cudaStreamWaitEvent(st, ev[bi], 0));
             }
             prof_mark(&prof, P_SORT, st);
             if (pr) {
-                CKM(czk_gpu_launch_msm_pairs(kout, vout, mbig, nb, pr, dbases, b.p[B_PTS], b.p[B_PSCR], st),
-                    "the MSM pairing rounds");
+                CZK_CUDA_CK_OUT(czk_gpu_launch_msm_pairs(kout, vout, mbig, nb, pr, dbases, b.p[B_PTS], b.p[B_PSCR], st));
                 prof_mark(&prof, P_PAIRS, st);
             }
-            CKM(czk_gpu_launch_msm_chunks(G->grp, kout, vout, mbig, (unsigned)L, nb, dbases, pr ? b.p[B_PTS] : NULL,
-                                          buck, b.p[B_PART], st),
-                "the MSM bucket kernel");
+            CZK_CUDA_CK_OUT(czk_gpu_launch_msm_chunks(G->grp, kout, vout, mbig, (unsigned)L, nb, dbases, pr ? b.p[B_PTS] : NULL,
+                                          buck, b.p[B_PART], st));
             prof_mark(&prof, P_CHUNKS, st);
-            CKM(czk_gpu_launch_msm_fix(G->grp, kout, mbig, (unsigned)L, nb, b.p[B_RANGE], buck, b.p[B_PART], st),
-                "the MSM bucket kernel");
+            CZK_CUDA_CK_OUT(czk_gpu_launch_msm_fix(G->grp, kout, mbig, (unsigned)L, nb, b.p[B_RANGE], buck, b.p[B_PART], st));
             prof_mark(&prof, P_FIX, st);
-            if (st2) CKM(cudaEventRecord(ev[2 + bi], st), "the MSM sort stream");
+            if (st2) CZK_CUDA_CK_OUT(cudaEventRecord(ev[2 + bi], st));
         }
-        CKM(czk_gpu_launch_msm_window_sums(G->grp, b.p[B_BUCK], W, nb, glog, b.p[B_PARTS], b.p[B_PARTS2],
-                                           b.p[B_SEG], st),
-            "the MSM window sums");
+        CZK_CUDA_CK_OUT(czk_gpu_launch_msm_window_sums(G->grp, b.p[B_BUCK], W, nb, glog, b.p[B_PARTS], b.p[B_PARTS2],
+                                           b.p[B_SEG], st));
         seg = malloc((size_t)W * jb);
         if (!seg) {
-            e = msm_fail(msg, msglen, CZK_ERR_NO_MEMORY, "out of host memory");
+            e = czk_fail(msg, msglen, CZK_ERR_NO_MEMORY, "out of host memory");
             goto out;
         }
-        CKM(cudaMemcpyAsync(seg, b.p[B_SEG], (size_t)W * jb, cudaMemcpyDeviceToHost, st),
-            "download of the window sums");
+        CZK_CUDA_CK_OUT(cudaMemcpyAsync(seg, b.p[B_SEG], (size_t)W * jb, cudaMemcpyDeviceToHost, st));
     }
     msm_point ones;
     G->set_inf(&ones);
     if (mones)
-        CKM(cudaMemcpyAsync(&ones, b.p[B_JAC], jb, cudaMemcpyDeviceToHost, st), "download of the ones' sum");
-    CKM(cudaStreamSynchronize(st), "the MSM kernels");
+        CZK_CUDA_CK_OUT(cudaMemcpyAsync(&ones, b.p[B_JAC], jb, cudaMemcpyDeviceToHost, st));
+    CZK_CUDA_CK_OUT(cudaStreamSynchronize(st));
     prof_mark(&prof, P_SUMS, st);
 
     /* host: the windows by Horner */
@@ -568,15 +541,15 @@ static czk_err set_device(const czk_gpu *g, char *msg, size_t msglen);
 
 czk_err czk_gpu_msm_scalars_make(czk_gpu *g, const void *dev_scalars, size_t n, const czk_gpu_density *dd,
                                  czk_gpu_msm_scalars **out, char *msg, size_t msglen) {
-    if (!out) return msm_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument");
+    if (!out) return czk_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument");
     *out = NULL;
     if (!g || (n && !dev_scalars) || (dd && (dd->g != g || dd->n != n)))
-        return msm_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument");
+        return czk_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument");
     const size_t nset = dd ? dd->nset : n;
     if (nset >= ((size_t)1 << 31))
-        return msm_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "GPU MSM: 2^31 or more scalars");
+        return czk_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "GPU MSM: 2^31 or more scalars");
     czk_gpu_msm_scalars *sc = calloc(1, sizeof *sc);
-    if (!sc) return msm_fail(msg, msglen, CZK_ERR_NO_MEMORY, "out of host memory");
+    if (!sc) return czk_fail(msg, msglen, CZK_ERR_NO_MEMORY, "out of host memory");
     sc->b.g = g;
     sc->n = n;
     czk_err e = CZK_OK;
@@ -608,9 +581,9 @@ void czk_gpu_msm_scalars_free(czk_gpu_msm_scalars *sc) {
 static czk_err msm_prepared(czk_gpu *g, const msm_group *G, void *r, const void *dev_bases, size_t n_bases,
                             czk_gpu_msm_scalars *sc, char *msg, size_t msglen) {
     if (!g || !r || !sc || sc->b.g != g || (sc->nset && !dev_bases))
-        return msm_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument");
+        return czk_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument");
     if (sc->nset > n_bases)
-        return msm_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "GPU MSM: more scalars than device bases");
+        return czk_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "GPU MSM: more scalars than device bases");
     if (!sc->nset) {
         G->set_inf(r);
         return CZK_OK;
@@ -647,7 +620,7 @@ static czk_err msm_core_host_one(czk_gpu *g, const msm_group *G, void *r, const 
     if (e != CZK_OK) return e;
     cudaError_t ce = cudaMemcpyAsync(d, scalars, bytes, cudaMemcpyHostToDevice, czk_gpu_stream(g));
     if (ce != cudaSuccess) {
-        e = msm_cuda_fail(ce, "scalar upload", msg, msglen);
+        e = CZK_CUDA_ERR(ce, "the scalar upload");
         cudaStreamSynchronize(czk_gpu_stream(g));
         czk_gpu_dev_free(g, d, bytes);
         return e;
@@ -729,12 +702,12 @@ static czk_err msm_core_host(czk_gpu *g, const msm_group *G, void *r, const void
     }
     CKE((czk_err)czk_gpu_dev_alloc(g, &da, bytes_a, "the MSM scalars", msg, msglen));
     CKE((czk_err)czk_gpu_dev_alloc(g, &db, bytes_b, "the MSM scalars", msg, msglen));
-    CKM(cudaEventCreateWithFlags(&up_a, cudaEventDisableTiming), "the MSM scalar upload");
-    CKM(cudaMemcpyAsync(da, scalars, bytes_a, cudaMemcpyHostToDevice, st), "scalar upload");
-    CKM(cudaEventRecord(up_a, st), "scalar upload");
+    CZK_CUDA_CK_OUT(cudaEventCreateWithFlags(&up_a, cudaEventDisableTiming));
+    CZK_CUDA_CK_OUT(cudaMemcpyAsync(da, scalars, bytes_a, cudaMemcpyHostToDevice, st));
+    CZK_CUDA_CK_OUT(cudaEventRecord(up_a, st));
     msm_upload_job job = {czk_gpu_ordinal(g), db, scalars + na, bytes_b, up_a, cudaSuccess};
     if (pthread_create(&th, NULL, msm_upload_run, &job) != 0) {
-        e = msm_fail(msg, msglen, CZK_ERR_NO_MEMORY, "GPU MSM: cannot start the upload thread");
+        e = czk_fail(msg, msglen, CZK_ERR_NO_MEMORY, "GPU MSM: cannot start the upload thread");
         goto out;
     }
     running = 1;
@@ -744,7 +717,7 @@ static czk_err msm_core_host(czk_gpu *g, const msm_group *G, void *r, const void
     }
     pthread_join(th, NULL);
     running = 0;
-    if (e == CZK_OK && job.ce != cudaSuccess) e = msm_cuda_fail(job.ce, "scalar upload", msg, msglen);
+    if (e == CZK_OK && job.ce != cudaSuccess) e = CZK_CUDA_ERR(job.ce, "the scalar upload (second part)");
     if (e == CZK_OK && nset_b) {
         e = msm_core(g, G, &rb, (const char *)dbases + nset_a * G->aff_bytes, db, bytes_b, nb,
                      density ? &density_b : NULL, nset_b, msg, msglen);
@@ -762,7 +735,7 @@ out:
 
 static czk_err set_device(const czk_gpu *g, char *msg, size_t msglen) {
     cudaError_t ce = cudaSetDevice(czk_gpu_ordinal(g));
-    return ce == cudaSuccess ? CZK_OK : msm_cuda_fail(ce, "cudaSetDevice", msg, msglen);
+    return ce == cudaSuccess ? CZK_OK : CZK_CUDA_ERR(ce, "cudaSetDevice");
 }
 
 /* Device bases: count affine points copied from the host (*p NULL on error). */
@@ -778,7 +751,7 @@ static czk_err bases_upload(czk_gpu *g, const msm_group *G, const void *bases, s
     cudaError_t ce = cudaMemcpyAsync(*p, bases, bytes, cudaMemcpyHostToDevice, st);
     if (ce == cudaSuccess) ce = cudaStreamSynchronize(st);
     if (ce != cudaSuccess) {
-        e = msm_cuda_fail(ce, "the bases upload", msg, msglen);
+        e = CZK_CUDA_ERR(ce, "the bases upload");
         cudaStreamSynchronize(st);
         czk_gpu_dev_free(g, *p, bytes);
         *p = NULL;
@@ -798,7 +771,7 @@ static void bases_free(czk_gpu *g, const msm_group *G, void *p, size_t count) {
 static czk_err msm_host(czk_gpu *g, const msm_group *G, void *r, const void *bases, const czk_fr *scalars, size_t n,
                         const czk_bitmap *density, char *msg, size_t msglen) {
     size_t nset = 0;
-    if (!g) return msm_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument");
+    if (!g) return czk_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument");
     czk_err e = check_args(r, bases, scalars, n, density, &nset, msg, msglen);
     if (e == CZK_OK && nset == 0) G->set_inf(r);
     if (e == CZK_OK && nset > 0) {
@@ -810,17 +783,17 @@ static czk_err msm_host(czk_gpu *g, const msm_group *G, void *r, const void *bas
     return e;
 }
 
-static czk_err msm_resident(czk_gpu *g, const msm_group *G, void *r, czk_gpu *rb_g, const void *rb, size_t rb_count,
-                            const czk_fr *scalars, size_t n, const czk_bitmap *density, char *msg, size_t msglen) {
+static czk_err msm_resident(czk_gpu *g, const msm_group *G, void *r, const msm_bases *rb, const czk_fr *scalars,
+                            size_t n, const czk_bitmap *density, char *msg, size_t msglen) {
     size_t nset = 0;
-    if (!g || !rb || rb_g != g) return msm_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument");
-    czk_err e = check_args(r, rb, scalars, n, density, &nset, msg, msglen);
-    if (e == CZK_OK && nset > rb_count)
-        e = msm_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "GPU MSM: more scalars than resident bases");
+    if (!g || !rb || !rb->p || rb->g != g) return czk_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument");
+    czk_err e = check_args(r, rb->p, scalars, n, density, &nset, msg, msglen);
+    if (e == CZK_OK && nset > rb->count)
+        e = czk_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "GPU MSM: more scalars than resident bases");
     if (e == CZK_OK && nset == 0) G->set_inf(r);
     if (e == CZK_OK && nset > 0) {
         e = set_device(g, msg, msglen);
-        if (e == CZK_OK) e = msm_core_host(g, G, r, rb, scalars, n, density, nset, msg, msglen);
+        if (e == CZK_OK) e = msm_core_host(g, G, r, rb->p, scalars, n, density, nset, msg, msglen);
     }
     return e;
 }
@@ -828,10 +801,10 @@ static czk_err msm_resident(czk_gpu *g, const msm_group *G, void *r, czk_gpu *rb
 static czk_err msm_dev(czk_gpu *g, const msm_group *G, void *r, const void *dev_bases, size_t n_bases,
                        const void *dev_scalars, size_t n, const czk_bitmap *density, char *msg, size_t msglen) {
     size_t nset = 0;
-    if (!g) return msm_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument");
+    if (!g) return czk_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument");
     czk_err e = check_args(r, dev_bases, dev_scalars, n, density, &nset, msg, msglen);
     if (e == CZK_OK && nset > n_bases)
-        e = msm_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "GPU MSM: more scalars than device bases");
+        e = czk_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "GPU MSM: more scalars than device bases");
     if (e == CZK_OK && nset == 0) G->set_inf(r);
     if (e == CZK_OK && nset > 0) {
         e = set_device(g, msg, msglen);
@@ -840,90 +813,82 @@ static czk_err msm_dev(czk_gpu *g, const msm_group *G, void *r, const void *dev_
     return e;
 }
 
-/* ---- G1 ---------------------------------------------------------------------- */
+/* Resident bases: count affine points of the group G uploaded into a new
+ * *out (NULL on error). */
+static czk_err msm_bases_make(czk_gpu *g, const msm_group *G, const void *bases, size_t count, msm_bases **out,
+                              char *msg, size_t msglen) {
+    if (!out) return czk_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument");
+    *out = NULL;
+    if (!g || !bases || count == 0) return czk_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument");
+    msm_bases *b = calloc(1, sizeof *b);
+    if (!b) return czk_fail(msg, msglen, CZK_ERR_NO_MEMORY, "out of host memory");
+    czk_err e = bases_upload(g, G, bases, count, &b->p, msg, msglen);
+    if (e != CZK_OK) {
+        free(b);
+        return e;
+    }
+    b->g = g;
+    b->count = count;
+    *out = b;
+    return CZK_OK;
+}
+
+static void msm_bases_free(const msm_group *G, msm_bases *b) {
+    if (!b) return;
+    bases_free(b->g, G, b->p, b->count);
+    free(b);
+}
+
+/* The public entry points of both groups over the generic bodies above.
+ * A handle is allocated as an msm_bases, the first (only) member of the
+ * public struct, so that its pointer converts to the handle's (C11
+ * 6.7.2.1p15) and back. */
+#define HANDLE_BASES(h) ((h) ? &(h)->b : NULL)
 
 czk_err czk_gpu_msm_g1(czk_gpu *g, czk_g1 *r, const czk_g1_affine *bases, const czk_fr *scalars, size_t n,
                        const czk_bitmap *density, char *msg, size_t msglen) {
     return msm_host(g, &GROUP_G1, r, bases, scalars, n, density, msg, msglen);
 }
+czk_err czk_gpu_msm_g2(czk_gpu *g, czk_g2 *r, const czk_g2_affine *bases, const czk_fr *scalars, size_t n,
+                       const czk_bitmap *density, char *msg, size_t msglen) {
+    return msm_host(g, &GROUP_G2, r, bases, scalars, n, density, msg, msglen);
+}
 
 czk_err czk_gpu_msm_g1_resident(czk_gpu *g, czk_g1 *r, const czk_gpu_g1_bases *bases, const czk_fr *scalars,
                                 size_t n, const czk_bitmap *density, char *msg, size_t msglen) {
-    if (!bases) return msm_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument");
-    return msm_resident(g, &GROUP_G1, r, bases->g, bases->p, bases->count, scalars, n, density, msg, msglen);
+    return msm_resident(g, &GROUP_G1, r, HANDLE_BASES(bases), scalars, n, density, msg, msglen);
+}
+czk_err czk_gpu_msm_g2_resident(czk_gpu *g, czk_g2 *r, const czk_gpu_g2_bases *bases, const czk_fr *scalars,
+                                size_t n, const czk_bitmap *density, char *msg, size_t msglen) {
+    return msm_resident(g, &GROUP_G2, r, HANDLE_BASES(bases), scalars, n, density, msg, msglen);
 }
 
 czk_err czk_gpu_msm_g1_dev(czk_gpu *g, czk_g1 *r, const void *dev_bases, size_t n_bases, const void *dev_scalars,
                            size_t n, const czk_bitmap *density, char *msg, size_t msglen) {
     return msm_dev(g, &GROUP_G1, r, dev_bases, n_bases, dev_scalars, n, density, msg, msglen);
 }
-
-czk_err czk_gpu_g1_bases_upload(czk_gpu *g, const czk_g1_affine *bases, size_t count, czk_gpu_g1_bases **out,
-                                char *msg, size_t msglen) {
-    if (!out) return msm_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument");
-    *out = NULL;
-    if (!g || !bases || count == 0) return msm_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument");
-    czk_gpu_g1_bases *b = calloc(1, sizeof *b);
-    if (!b) return msm_fail(msg, msglen, CZK_ERR_NO_MEMORY, "out of host memory");
-    czk_err e = bases_upload(g, &GROUP_G1, bases, count, &b->p, msg, msglen);
-    if (e != CZK_OK) {
-        free(b);
-        return e;
-    }
-    b->g = g;
-    b->count = count;
-    *out = b;
-    return CZK_OK;
-}
-
-void czk_gpu_g1_bases_free(czk_gpu_g1_bases *b) {
-    if (!b) return;
-    bases_free(b->g, &GROUP_G1, b->p, b->count);
-    free(b);
-}
-
-const void *czk_gpu_g1_bases_ptr(const czk_gpu_g1_bases *b) { return b ? b->p : NULL; }
-
-/* ---- G2 ---------------------------------------------------------------------- */
-
-czk_err czk_gpu_msm_g2(czk_gpu *g, czk_g2 *r, const czk_g2_affine *bases, const czk_fr *scalars, size_t n,
-                       const czk_bitmap *density, char *msg, size_t msglen) {
-    return msm_host(g, &GROUP_G2, r, bases, scalars, n, density, msg, msglen);
-}
-
-czk_err czk_gpu_msm_g2_resident(czk_gpu *g, czk_g2 *r, const czk_gpu_g2_bases *bases, const czk_fr *scalars,
-                                size_t n, const czk_bitmap *density, char *msg, size_t msglen) {
-    if (!bases) return msm_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument");
-    return msm_resident(g, &GROUP_G2, r, bases->g, bases->p, bases->count, scalars, n, density, msg, msglen);
-}
-
 czk_err czk_gpu_msm_g2_dev(czk_gpu *g, czk_g2 *r, const void *dev_bases, size_t n_bases, const void *dev_scalars,
                            size_t n, const czk_bitmap *density, char *msg, size_t msglen) {
     return msm_dev(g, &GROUP_G2, r, dev_bases, n_bases, dev_scalars, n, density, msg, msglen);
 }
 
+czk_err czk_gpu_g1_bases_upload(czk_gpu *g, const czk_g1_affine *bases, size_t count, czk_gpu_g1_bases **out,
+                                char *msg, size_t msglen) {
+    msm_bases *b = NULL;
+    const czk_err e = msm_bases_make(g, &GROUP_G1, bases, count, out ? &b : NULL, msg, msglen);
+    if (out) *out = (czk_gpu_g1_bases *)b;
+    return e;
+}
 czk_err czk_gpu_g2_bases_upload(czk_gpu *g, const czk_g2_affine *bases, size_t count, czk_gpu_g2_bases **out,
                                 char *msg, size_t msglen) {
-    if (!out) return msm_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument");
-    *out = NULL;
-    if (!g || !bases || count == 0) return msm_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument");
-    czk_gpu_g2_bases *b = calloc(1, sizeof *b);
-    if (!b) return msm_fail(msg, msglen, CZK_ERR_NO_MEMORY, "out of host memory");
-    czk_err e = bases_upload(g, &GROUP_G2, bases, count, &b->p, msg, msglen);
-    if (e != CZK_OK) {
-        free(b);
-        return e;
-    }
-    b->g = g;
-    b->count = count;
-    *out = b;
-    return CZK_OK;
+    msm_bases *b = NULL;
+    const czk_err e = msm_bases_make(g, &GROUP_G2, bases, count, out ? &b : NULL, msg, msglen);
+    if (out) *out = (czk_gpu_g2_bases *)b;
+    return e;
 }
 
-void czk_gpu_g2_bases_free(czk_gpu_g2_bases *b) {
-    if (!b) return;
-    bases_free(b->g, &GROUP_G2, b->p, b->count);
-    free(b);
-}
+void czk_gpu_g1_bases_free(czk_gpu_g1_bases *b) { msm_bases_free(&GROUP_G1, HANDLE_BASES(b)); }
+void czk_gpu_g2_bases_free(czk_gpu_g2_bases *b) { msm_bases_free(&GROUP_G2, HANDLE_BASES(b)); }
 
-const void *czk_gpu_g2_bases_ptr(const czk_gpu_g2_bases *b) { return b ? b->p : NULL; }
+const void *czk_gpu_g1_bases_ptr(const czk_gpu_g1_bases *b) { return b ? b->b.p : NULL; }
+const void *czk_gpu_g2_bases_ptr(const czk_gpu_g2_bases *b) { return b ? b->b.p : NULL; }
