@@ -2,7 +2,7 @@
  * program picks), with a UTC timestamp, the level, and the job id and
  * partition when the event concerns one:
  *
- *   2026-11-30T16:00:23.123Z INFO  job=12 part=3 proved in 1.52 s
+ *   2026-11-30T16:00:23.123Z INFO  job=porep-1000-5 part=3 proved in 1.52 s
  *
  * Lines are written whole (one write per line), so lines of concurrent
  * threads never interleave. Every function is thread-safe. */
@@ -34,12 +34,17 @@ czk_log_level czk_log_get_level(void);
  * caller's. */
 void czk_log_set_stream(FILE *f);
 
-/* No job: job_id 0. No partition: partition < 0. */
-#define CZK_LOG_NO_JOB 0
+/* No job: NULL. No partition: partition < 0. A job id made only of
+ * [A-Za-z0-9._:/@+-] is written as it is (job=porep-1000-5); any other is
+ * quoted, with '"' and '\\' escaped and control bytes as \xNN
+ * (job="wdpost-1000-0-[12 34]"), so that one line stays one event. */
+#define CZK_LOG_NO_JOB NULL
 #define CZK_LOG_NO_PART (-1L)
 
-void czk_log(czk_log_level l, uint64_t job_id, long partition, const char *fmt, ...)
+void czk_log(czk_log_level l, const char *job_id, long partition, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* The job id as czk_log writes it (NUL-terminated, truncated to cap). */
+void czk_log_format_job(char *out, size_t cap, const char *job_id);
 
 #define czk_log_info(...) czk_log(CZK_LOG_INFO, CZK_LOG_NO_JOB, CZK_LOG_NO_PART, __VA_ARGS__)
 #define czk_log_warn(...) czk_log(CZK_LOG_WARN, CZK_LOG_NO_JOB, CZK_LOG_NO_PART, __VA_ARGS__)

@@ -12,8 +12,12 @@
  * end (proof bytes, public inputs, or the error) is committed to the journal
  * before await reports it.
  *
- * Job ids are positive integers assigned by the journal, unique across
- * restarts of the same state directory. */
+ * Job ids are strings (cuzk's): a job submitted with a request id has that
+ * id; one submitted without gets "czk-<n>", n from the journal, never reused
+ * across restarts of the same state directory. Request ids of that form are
+ * refused, so the two never collide. Ids are valid UTF-8 of 1 to
+ * CZK_JOB_ID_MAX - 1 bytes without NUL; any string is a well-formed id to
+ * await or cancel (an unknown one is CZK_ERR_NOT_FOUND). */
 #ifndef CZK_SERVICE_H
 #define CZK_SERVICE_H
 
@@ -25,6 +29,8 @@
 #include "czk/err.h"
 
 typedef struct czk_service czk_service;
+
+#define CZK_JOB_ID_MAX 256 /* job ids (request ids) are shorter than this */
 
 typedef struct {
     const char *state_dir;   /* journal.sqlite and spool/ (created when missing) */
@@ -59,13 +65,18 @@ typedef struct {
     czk_priority priority;
 } czk_service_request;
 
-/* Submits a job. Same request_id as an earlier accepted job: returns that
- * job (no new work), CZK_ERR_MISMATCH when circuit or input differ.
- * Errors (message in msg): CZK_ERR_INVALID_ARGUMENT for an unknown circuit
- * or a malformed input, CZK_ERR_BUSY at queue_limit, CZK_ERR_SHUTDOWN once
- * stopping, CZK_ERR_IO when the job could not be made durable.
- * *queue_position: unfinished jobs ahead of this one (0 = next). */
-czk_err czk_service_submit(czk_service *s, const czk_service_request *req, uint64_t *job_id,
+/* Submits a job; job_id receives its id (the request id, or a generated
+ * one). The same request_id as an earlier job: while that job is unfinished,
+ * or ended done, with the same circuit and input, returns it (no new work);
+ * while it is unfinished with other content, CZK_ERR_MISMATCH; once it ended
+ * (done with other content, failed or cancelled) the new job replaces it
+ * under the same id (a retry). Errors (message in msg):
+ * CZK_ERR_INVALID_ARGUMENT for an unknown circuit, a malformed input or
+ * request id (too long, not UTF-8, of the generated form), CZK_ERR_BUSY at
+ * queue_limit, CZK_ERR_SHUTDOWN once stopping, CZK_ERR_IO when the job could
+ * not be made durable. *queue_position: unfinished jobs ahead of this one
+ * (0 = next). */
+czk_err czk_service_submit(czk_service *s, const czk_service_request *req, char job_id[CZK_JOB_ID_MAX],
                            uint32_t *queue_position, char *msg, size_t msglen);
 
 typedef enum {
@@ -76,7 +87,7 @@ typedef enum {
 } czk_service_job_state;
 
 typedef struct {
-    uint64_t job_id;
+    char job_id[CZK_JOB_ID_MAX];
     czk_service_job_state state;
     czk_err err;              /* why it failed or was cancelled */
     char message[512];
@@ -98,13 +109,13 @@ void czk_service_result_free(czk_service_result *r);
  * CZK_ERR_TIMEOUT when it has not (out->state is PENDING), CZK_ERR_NOT_FOUND
  * for an unknown or expired id, CZK_ERR_SHUTDOWN when the service is closing
  * before the job ended (it will be re-queued on the next open). */
-czk_err czk_service_await(czk_service *s, uint64_t job_id, long timeout_ms, czk_service_result *out, char *msg,
+czk_err czk_service_await(czk_service *s, const char *job_id, long timeout_ms, czk_service_result *out, char *msg,
                           size_t msglen);
 
 /* Cancels a job (see czk_engine_cancel); the cancellation is journalled.
  * *was_running: it had started (a partition taken). CZK_ERR_NOT_FOUND for an
  * unknown id; CZK_OK and nothing changes for a job that already ended. */
-czk_err czk_service_cancel(czk_service *s, uint64_t job_id, bool *was_running, char *msg, size_t msglen);
+czk_err czk_service_cancel(czk_service *s, const char *job_id, bool *was_running, char *msg, size_t msglen);
 
 /* Loads a circuit's parameters from param_cache (and records its R1CS) and
  * registers it with the engine. *already_loaded when it was resident. */
@@ -124,7 +135,7 @@ typedef struct {
 
 /* An unfinished job, for the status page. */
 typedef struct {
-    uint64_t job_id;
+    char job_id[CZK_JOB_ID_MAX];
     char circuit_id[64];
     czk_priority priority;
     czk_job_status status; /* CZK_JOB_QUEUED or CZK_JOB_RUNNING */

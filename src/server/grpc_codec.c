@@ -107,24 +107,6 @@ const char *czk_grpc_status_name(grpc_status_code c) {
     return (unsigned)c < sizeof names / sizeof names[0] ? names[c] : "UNKNOWN";
 }
 
-bool czk_grpc_job_id_parse(const char *s, uint64_t *out) {
-    if (!s || !*s || strlen(s) > 20) return false;
-    uint64_t v = 0;
-    for (const char *p = s; *p; p++) {
-        if (*p < '0' || *p > '9') return false;
-        unsigned d = (unsigned)(*p - '0');
-        if (v > (UINT64_MAX - d) / 10) return false;
-        v = v * 10 + d;
-    }
-    if (v == 0) return false;
-    *out = v;
-    return true;
-}
-
-void czk_grpc_job_id_format(char out[24], uint64_t id) {
-    snprintf(out, 24, "%llu", (unsigned long long)id);
-}
-
 /* ---- validation ------------------------------------------------------------------ */
 
 __attribute__((format(printf, 4, 5))) static grpc_status_code bad(char *msg, size_t msglen, grpc_status_code c,
@@ -156,17 +138,6 @@ static grpc_status_code check_circuit_id(const char *id, const char *field, char
     return GRPC_STATUS_OK;
 }
 
-static grpc_status_code check_job_id(const char *s, uint64_t *out, char *msg, size_t msglen) {
-    if (czk_grpc_job_id_parse(s, out)) return GRPC_STATUS_OK;
-    char shown[48];
-    size_t n = strlen(s);
-    snprintf(shown, sizeof shown, "%.40s%s", s, n > 40 ? "…" : "");
-    for (char *p = shown; *p; p++)
-        if ((unsigned char)*p < 0x20 || *p == 0x7f) *p = '?';
-    return bad(msg, msglen, GRPC_STATUS_INVALID_ARGUMENT,
-               "job_id '%s' is not a job id (a decimal number from 1 to 2^64-1)", shown);
-}
-
 static const char *proof_kind_name(int k) {
     switch (k) {
     case CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT: return "POREP_SEAL_COMMIT";
@@ -177,12 +148,35 @@ static const char *proof_kind_name(int k) {
     }
 }
 
-static grpc_status_code check_submit(const Cuzk__V1__SubmitProofRequest *r, czk_service_request *out, char *msg,
+/* comm_r_old, comm_r_new, comm_d_new: absent, or exactly 32 raw bytes. */
+static grpc_status_code check_commitment(const ProtobufCBinaryData *b, const char *field, char *msg, size_t msglen) {
+    if (b->len == 0 || (b->len == CZK_GRPC_COMMITMENT_BYTES && b->data)) return GRPC_STATUS_OK;
+    return bad(msg, msglen, GRPC_STATUS_INVALID_ARGUMENT,
+               "%s has %zu bytes; a commitment is %d raw bytes (not a CID)", field, b->len, CZK_GRPC_COMMITMENT_BYTES);
+}
+
+static grpc_status_code check_submit(const Cuzk__V1__SubmitProofRequest *r, czk_grpc_request *rq, char *msg,
                                      size_t msglen) {
+    czk_service_request *out = &rq->submit;
     memset(out, 0, sizeof *out);
     int kind = (int)r->proof_kind;
     if (kind != 0 && !proof_kind_name(kind))
         return bad(msg, msglen, GRPC_STATUS_INVALID_ARGUMENT, "unknown proof_kind %d", kind);
+    const char *rid = r->request_id ? r->request_id : "";
+    if (strlen(rid) > CZK_GRPC_MAX_REQUEST_ID)
+        return bad(msg, msglen, GRPC_STATUS_INVALID_ARGUMENT, "request_id is longer than %d bytes", CZK_GRPC_MAX_REQUEST_ID);
+    grpc_status_code c;
+    if ((c = check_commitment(&r->comm_r_old, "comm_r_old", msg, msglen)) != GRPC_STATUS_OK ||
+        (c = check_commitment(&r->comm_r_new, "comm_r_new", msg, msglen)) != GRPC_STATUS_OK ||
+        (c = check_commitment(&r->comm_d_new, "comm_d_new", msg, msglen)) != GRPC_STATUS_OK)
+        return c;
+    rq->n_vanilla_proofs = r->n_vanilla_proofs;
+    rq->vanilla_proofs_bytes = 0;
+    for (size_t i = 0; i < r->n_vanilla_proofs; i++) {
+        if (r->vanilla_proofs[i].len && !r->vanilla_proofs[i].data)
+            return bad(msg, msglen, GRPC_STATUS_INVALID_ARGUMENT, "vanilla_proofs[%zu] is malformed", i);
+        rq->vanilla_proofs_bytes += r->vanilla_proofs[i].len;
+    }
     const char *cid = r->circuit_id ? r->circuit_id : "";
     if (!*cid) {
         if (kind == 0)
@@ -190,15 +184,12 @@ static grpc_status_code check_submit(const Cuzk__V1__SubmitProofRequest *r, czk_
                        "the request names no proof: set proof_kind, or circuit_id (field 100) to a czk circuit "
                        "(demo, synthetic-K, gadget-*)");
         return bad(msg, msglen, GRPC_STATUS_UNIMPLEMENTED,
-                   "proof kind %s is not implemented in czk yet; czk proves its own circuits: set circuit_id "
+                   "proof kind %s is not implemented in czk yet (the request carried a vanilla_proof of %zu bytes "
+                   "and %zu vanilla_proofs of %zu bytes in all); czk proves its own circuits: set circuit_id "
                    "(field 100) and circuit_input (field 101)",
-                   proof_kind_name(kind));
+                   proof_kind_name(kind), r->vanilla_proof.len, rq->n_vanilla_proofs, rq->vanilla_proofs_bytes);
     }
-    grpc_status_code c = check_circuit_id(cid, "circuit_id", msg, msglen);
-    if (c != GRPC_STATUS_OK) return c;
-    const char *rid = r->request_id ? r->request_id : "";
-    if (strlen(rid) > CZK_GRPC_MAX_REQUEST_ID)
-        return bad(msg, msglen, GRPC_STATUS_INVALID_ARGUMENT, "request_id is longer than %d bytes", CZK_GRPC_MAX_REQUEST_ID);
+    if ((c = check_circuit_id(cid, "circuit_id", msg, msglen)) != GRPC_STATUS_OK) return c;
     czk_priority prio;
     switch ((int)r->priority) {
     case CUZK__V1__PRIORITY__PRIORITY_UNSPECIFIED:
@@ -329,23 +320,23 @@ grpc_status_code czk_grpc_request_decode(czk_grpc_request *out, czk_grpc_method 
     out->timeout_ms = -1;
     grpc_status_code c = GRPC_STATUS_OK;
     switch (m) {
-    case CZK_GRPC_SUBMIT: c = check_submit((const Cuzk__V1__SubmitProofRequest *)pm, &out->submit, msg, msglen); break;
+    case CZK_GRPC_SUBMIT: c = check_submit((const Cuzk__V1__SubmitProofRequest *)pm, out, msg, msglen); break;
     case CZK_GRPC_PROVE: {
         const Cuzk__V1__ProveRequest *r = (const Cuzk__V1__ProveRequest *)pm;
         if (!r->submit) c = bad(msg, msglen, GRPC_STATUS_INVALID_ARGUMENT, "ProveRequest.submit is missing");
-        else c = check_submit(r->submit, &out->submit, msg, msglen);
+        else c = check_submit(r->submit, out, msg, msglen);
         break;
     }
     case CZK_GRPC_AWAIT: {
         const Cuzk__V1__AwaitProofRequest *r = (const Cuzk__V1__AwaitProofRequest *)pm;
-        c = check_job_id(r->job_id ? r->job_id : "", &out->job_id, msg, msglen);
+        out->job_id = r->job_id ? r->job_id : "";
         if (r->timeout_ms == 0) out->timeout_ms = -1;
         else out->timeout_ms = r->timeout_ms > (uint64_t)LONG_MAX ? LONG_MAX : (long)r->timeout_ms;
         break;
     }
     case CZK_GRPC_CANCEL: {
         const Cuzk__V1__CancelProofRequest *r = (const Cuzk__V1__CancelProofRequest *)pm;
-        c = check_job_id(r->job_id ? r->job_id : "", &out->job_id, msg, msglen);
+        out->job_id = r->job_id ? r->job_id : "";
         break;
     }
     case CZK_GRPC_PRELOAD: {

@@ -34,7 +34,7 @@ static grpc_status_code interrupted(call_ctx *c, char *msg, size_t msglen) {
 
 /* Waits for a job in slices. GRPC_STATUS_OK with *timed_out when the job did
  * not end within timeout_ms (< 0: no limit); otherwise the job ended (res). */
-static grpc_status_code await_job(call_ctx *c, uint64_t job_id, long timeout_ms, czk_service_result *res,
+static grpc_status_code await_job(call_ctx *c, const char *job_id, long timeout_ms, czk_service_result *res,
                                   bool *timed_out, char *msg, size_t msglen) {
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -63,7 +63,7 @@ static grpc_status_code await_job(call_ctx *c, uint64_t job_id, long timeout_ms,
             continue;
         }
         if (e != CZK_OK) {
-            if (!msg[0]) snprintf(msg, msglen, "job %llu: %s", (unsigned long long)job_id, czk_err_str(e));
+            if (!msg[0]) snprintf(msg, msglen, "await: %s", czk_err_str(e));
             return czk_grpc_status_for(e, CZK_GRPC_AWAIT);
         }
         return GRPC_STATUS_OK;
@@ -71,10 +71,9 @@ static grpc_status_code await_job(call_ctx *c, uint64_t job_id, long timeout_ms,
 }
 
 /* Fills an AwaitProofResponse (pointers into res and the caller's arrays). */
-static void await_response(Cuzk__V1__AwaitProofResponse *r, char job_id[24], uint64_t id, const czk_service_result *res,
+static void await_response(Cuzk__V1__AwaitProofResponse *r, const char *job_id, const czk_service_result *res,
                            bool timed_out, ProtobufCBinaryData *pubs) {
-    czk_grpc_job_id_format(job_id, id);
-    r->job_id = job_id;
+    r->job_id = (char *)job_id;
     if (timed_out) {
         r->status = CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__TIMEOUT;
         return;
@@ -103,8 +102,8 @@ static void await_response(Cuzk__V1__AwaitProofResponse *r, char job_id[24], uin
     r->total_ms = res->total_ms;
 }
 
-static grpc_status_code submit(call_ctx *c, const czk_grpc_request *rq, uint64_t *job_id, uint32_t *qpos, char *msg,
-                               size_t msglen) {
+static grpc_status_code submit(call_ctx *c, const czk_grpc_request *rq, char job_id[CZK_JOB_ID_MAX], uint32_t *qpos,
+                               char *msg, size_t msglen) {
     czk_err e = czk_service_submit(c->srv->svc, &rq->submit, job_id, qpos, msg, msglen);
     if (e == CZK_OK) return GRPC_STATUS_OK;
     if (!msg[0]) snprintf(msg, msglen, "submit: %s", czk_err_str(e));
@@ -112,19 +111,17 @@ static grpc_status_code submit(call_ctx *c, const czk_grpc_request *rq, uint64_t
 }
 
 static void handle_submit(call_ctx *c, const czk_grpc_request *rq) {
-    char msg[MSG] = "", id[24];
-    uint64_t job_id = 0;
+    char msg[MSG] = "", id[CZK_JOB_ID_MAX] = "";
     uint32_t qpos = 0;
-    grpc_status_code st = submit(c, rq, &job_id, &qpos, msg, sizeof msg);
+    grpc_status_code st = submit(c, rq, id, &qpos, msg, sizeof msg);
     Cuzk__V1__SubmitProofResponse r = CUZK__V1__SUBMIT_PROOF_RESPONSE__INIT;
-    czk_grpc_job_id_format(id, job_id);
     r.job_id = id;
     r.queue_position = qpos;
     czk_grpc_call_finish(c, st, msg, &r.base);
 }
 
 static void handle_await(call_ctx *c, const czk_grpc_request *rq) {
-    char msg[MSG] = "", id[24];
+    char msg[MSG] = "";
     czk_service_result res;
     memset(&res, 0, sizeof res);
     bool timed_out;
@@ -137,7 +134,7 @@ static void handle_await(call_ctx *c, const czk_grpc_request *rq) {
             st = GRPC_STATUS_RESOURCE_EXHAUSTED;
             snprintf(msg, sizeof msg, "out of memory");
         } else {
-            await_response(&r, id, rq->job_id, &res, timed_out, pubs);
+            await_response(&r, rq->job_id, &res, timed_out, pubs);
         }
     }
     czk_grpc_call_finish(c, st, msg, &r.base);
@@ -146,8 +143,7 @@ static void handle_await(call_ctx *c, const czk_grpc_request *rq) {
 }
 
 static void handle_prove(call_ctx *c, const czk_grpc_request *rq) {
-    char msg[MSG] = "", id[24];
-    uint64_t job_id = 0;
+    char msg[MSG] = "", job_id[CZK_JOB_ID_MAX] = "";
     uint32_t qpos = 0;
     czk_service_result res;
     memset(&res, 0, sizeof res);
@@ -155,7 +151,7 @@ static void handle_prove(call_ctx *c, const czk_grpc_request *rq) {
     ProtobufCBinaryData *pubs = NULL;
     Cuzk__V1__AwaitProofResponse ar = CUZK__V1__AWAIT_PROOF_RESPONSE__INIT;
     Cuzk__V1__ProveResponse r = CUZK__V1__PROVE_RESPONSE__INIT;
-    grpc_status_code st = submit(c, rq, &job_id, &qpos, msg, sizeof msg);
+    grpc_status_code st = submit(c, rq, job_id, &qpos, msg, sizeof msg);
     if (st == GRPC_STATUS_OK) st = await_job(c, job_id, -1, &res, &timed_out, msg, sizeof msg);
     if (st == GRPC_STATUS_OK) {
         pubs = calloc(res.n_public ? res.n_public : 1, sizeof *pubs);
@@ -163,7 +159,7 @@ static void handle_prove(call_ctx *c, const czk_grpc_request *rq) {
             st = GRPC_STATUS_RESOURCE_EXHAUSTED;
             snprintf(msg, sizeof msg, "out of memory");
         } else {
-            await_response(&ar, id, job_id, &res, timed_out, pubs);
+            await_response(&ar, job_id, &res, timed_out, pubs);
             r.result = &ar;
         }
     }
@@ -176,8 +172,7 @@ static void handle_cancel(call_ctx *c, const czk_grpc_request *rq) {
     char msg[MSG] = "";
     bool was_running = false;
     czk_err e = czk_service_cancel(c->srv->svc, rq->job_id, &was_running, msg, sizeof msg);
-    if (e != CZK_OK && !msg[0])
-        snprintf(msg, sizeof msg, "job %llu: %s", (unsigned long long)rq->job_id, czk_err_str(e));
+    if (e != CZK_OK && !msg[0]) snprintf(msg, sizeof msg, "cancel: %s", czk_err_str(e));
     Cuzk__V1__CancelProofResponse r = CUZK__V1__CANCEL_PROOF_RESPONSE__INIT;
     r.was_running = was_running;
     czk_grpc_call_finish(c, czk_grpc_status_for(e, CZK_GRPC_CANCEL), msg, &r.base);

@@ -38,16 +38,15 @@ const ProtobufCMessageDescriptor *czk_grpc_response_descriptor(czk_grpc_method m
 grpc_status_code czk_grpc_status_for(czk_err e, czk_grpc_method m);
 const char *czk_grpc_status_name(grpc_status_code c);
 
-/* Job ids on the wire: the decimal service id, 1 … 2^64-1, digits only. */
-bool czk_grpc_job_id_parse(const char *s, uint64_t *out);
-void czk_grpc_job_id_format(char out[24], uint64_t id);
 
 /* A decoded and validated request. Pointers point into msg (owned). */
 typedef struct {
     czk_grpc_method method;
     ProtobufCMessage *msg;
     czk_service_request submit; /* SUBMIT, PROVE */
-    uint64_t job_id;            /* AWAIT, CANCEL */
+    size_t n_vanilla_proofs;    /* SUBMIT, PROVE: vanilla_proofs (field 11), */
+    size_t vanilla_proofs_bytes; /* and their bytes together */
+    const char *job_id;         /* AWAIT, CANCEL: any string ("" when absent) */
     long timeout_ms;            /* AWAIT: < 0 no limit; PROVE: -1 */
     const char *circuit_id;     /* PRELOAD, EVICT */
 } czk_grpc_request;
@@ -55,14 +54,16 @@ typedef struct {
 /* Decodes the request bytes of method m and validates every field. On
  * GRPC_STATUS_OK *out holds the request (free with czk_grpc_request_free);
  * otherwise msg says why (INVALID_ARGUMENT for a malformed message or field,
- * UNIMPLEMENTED for a Filecoin proof kind without circuit_id) and *out is
+ * UNIMPLEMENTED for a Filecoin proof kind without circuit_id: the message
+ * says what the request carried, vanilla proofs included) and *out is
  * empty. */
 grpc_status_code czk_grpc_request_decode(czk_grpc_request *out, czk_grpc_method m, const uint8_t *buf, size_t len,
                                          char *msg, size_t msglen);
 void czk_grpc_request_free(czk_grpc_request *r);
 
 /* Limits on request fields. */
-#define CZK_GRPC_MAX_REQUEST_ID 1024
+#define CZK_GRPC_MAX_REQUEST_ID (CZK_JOB_ID_MAX - 1)
 #define CZK_GRPC_MAX_CIRCUIT_ID 63
+#define CZK_GRPC_COMMITMENT_BYTES 32 /* comm_r_old, comm_r_new, comm_d_new */
 
 #endif

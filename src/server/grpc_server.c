@@ -28,7 +28,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "czk/gpu.h"
 #include "czk/log.h"
 #include "grpc_call.h"
 #include "grpc_internal.h"

@@ -105,13 +105,14 @@ static enum MHD_Result reply_text(struct MHD_Connection *c, unsigned code, const
     return b ? reply(c, code, "text/plain; charset=utf-8", b, strlen(b)) : MHD_NO;
 }
 
-/* The page with the snapshot put in ("</" escaped so that the JSON cannot
- * end the script element). */
+/* The page with the snapshot put in, every '<' written as \u003c (the JSON
+ * holds them only inside strings, such as a caller's job id), so that the
+ * script element holds no "</script" nor "<!--" whatever the ids say. */
 static char *page(czk_service *svc, size_t *len) {
     char *json = czk_service_status_json(svc);
     const char *j = json ? json : "null";
     size_t jl = strlen(j), extra = 0;
-    for (size_t i = 0; i + 1 < jl; i++) extra += j[i] == '<' && j[i + 1] == '/';
+    for (size_t i = 0; i < jl; i++) extra += j[i] == '<' ? 5 : 0;
     size_t n = sizeof PAGE_HEAD - 1 + jl + extra + sizeof PAGE_TAIL - 1;
     char *out = malloc(n + 1);
     if (out) {
@@ -119,8 +120,12 @@ static char *page(czk_service *svc, size_t *len) {
         memcpy(p, PAGE_HEAD, sizeof PAGE_HEAD - 1);
         p += sizeof PAGE_HEAD - 1;
         for (size_t i = 0; i < jl; i++) {
-            *p++ = j[i];
-            if (j[i] == '<' && i + 1 < jl && j[i + 1] == '/') *p++ = '\\';
+            if (j[i] == '<') {
+                memcpy(p, "\\u003c", 6);
+                p += 6;
+            } else {
+                *p++ = j[i];
+            }
         }
         memcpy(p, PAGE_TAIL, sizeof PAGE_TAIL - 1);
         p += sizeof PAGE_TAIL - 1;

@@ -303,11 +303,54 @@ void czk_journal_close(czk_journal *j) {
     free(j);
 }
 
+bool czk_journal_name_is_generated(const char *name, uint64_t *id) {
+    size_t np = sizeof CZK_JOURNAL_GENERATED_PREFIX - 1;
+    if (!name || strncmp(name, CZK_JOURNAL_GENERATED_PREFIX, np) != 0) return false;
+    const char *d = name + np;
+    if (!*d || strlen(d) > 20) return false;
+    uint64_t v = 0;
+    for (const char *p = d; *p; p++) {
+        if (*p < '0' || *p > '9') return false;
+        unsigned x = (unsigned)(*p - '0');
+        if (v > (UINT64_MAX - x) / 10) return false;
+        v = v * 10 + x;
+    }
+    if (id) *id = v;
+    return true;
+}
+
+void czk_journal_job_name(const czk_journal_job *job, char out[CZK_JOURNAL_REQUEST_MAX]) {
+    if (job->request_id[0]) snprintf(out, CZK_JOURNAL_REQUEST_MAX, "%s", job->request_id);
+    else snprintf(out, CZK_JOURNAL_REQUEST_MAX, CZK_JOURNAL_GENERATED_PREFIX "%" PRIu64, job->id);
+}
+
+/* Deletes an ended row holding request_id (inside the add's transaction):
+ * the new job takes its name. */
+static czk_err release_ended_name(czk_journal *j, const char *request_id, char *msg, size_t msglen) {
+    sqlite3_stmt *st = NULL;
+    czk_err e = CZK_OK;
+    if (sqlite3_prepare_v2(j->db, "DELETE FROM jobs WHERE request_id = ? AND state != 0", -1, &st, NULL) !=
+        SQLITE_OK) {
+        e = db_err(j, "replace", msg, msglen);
+    } else {
+        sqlite3_bind_text(st, 1, request_id, -1, SQLITE_TRANSIENT);
+        if (sqlite3_step(st) != SQLITE_DONE) e = db_err(j, "replace", msg, msglen);
+    }
+    sqlite3_finalize(st);
+    return e;
+}
+
 czk_err czk_journal_add(czk_journal *j, const char *request_id, const char *circuit_id, int priority,
                         const uint8_t *input, size_t input_len, uint64_t *id, char *msg, size_t msglen) {
     if (request_id && !*request_id) request_id = NULL;
     if ((request_id && strlen(request_id) >= CZK_JOURNAL_REQUEST_MAX) || !circuit_id || strlen(circuit_id) >= 64) {
         set_msg(msg, msglen, "request id or circuit id too long");
+        return CZK_ERR_INVALID_ARGUMENT;
+    }
+    if (request_id && czk_journal_name_is_generated(request_id, NULL)) {
+        set_msg(msg, msglen, "request id '%s' has the form of a generated job id (" CZK_JOURNAL_GENERATED_PREFIX
+                             "<number>), which is reserved",
+                request_id);
         return CZK_ERR_INVALID_ARGUMENT;
     }
     uint8_t digest[32];
@@ -317,6 +360,10 @@ czk_err czk_journal_add(czk_journal *j, const char *request_id, const char *circ
     sqlite3_stmt *st = NULL;
     if (exec(j, "BEGIN IMMEDIATE") != SQLITE_OK) {
         e = db_err(j, "begin", msg, msglen);
+        goto out;
+    }
+    if (request_id && (e = release_ended_name(j, request_id, msg, msglen)) != CZK_OK) {
+        rollback(j);
         goto out;
     }
     if (sqlite3_prepare_v2(j->db,
@@ -428,6 +475,16 @@ czk_err czk_journal_get(czk_journal *j, uint64_t id, czk_journal_job *out) {
 czk_err czk_journal_find_request(czk_journal *j, const char *request_id, czk_journal_job *out) {
     if (!request_id || !*request_id) return CZK_ERR_NOT_FOUND;
     return get_by(j, "request_id = ?", 0, request_id, out);
+}
+
+/* A request id of the generated form can only come from a journal written
+ * before such ids were reserved: it is looked up first, so that job keeps
+ * its name. */
+czk_err czk_journal_find_name(czk_journal *j, const char *name, czk_journal_job *out) {
+    uint64_t id;
+    czk_err e = czk_journal_find_request(j, name, out);
+    if (e != CZK_ERR_NOT_FOUND || !czk_journal_name_is_generated(name, &id)) return e;
+    return get_by(j, "id = ? AND request_id IS NULL", id, NULL, out);
 }
 
 czk_err czk_journal_read_input(czk_journal *j, uint64_t id, uint8_t **input, size_t *len, char *msg,

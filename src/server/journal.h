@@ -16,6 +16,15 @@
  * next open deletes. Ids come from an AUTOINCREMENT key: never reused, even
  * after rows were purged.
  *
+ * Names. A job is known to callers by its name: its request id, or, for a
+ * job submitted without one, the generated name "czk-<id>" (the row keeps
+ * request_id NULL, so journals written before names existed read the same).
+ * Request ids of that form are refused by czk_journal_add, so a generated
+ * name never collides with a caller's. A request id names at most one row:
+ * adding a job under the request id of an ended job replaces that row (the
+ * caller retries, or reuses its id for new content); under the request id of
+ * a pending job the add is refused.
+ *
  * A job ends exactly once: czk_journal_end changes a row from pending to its
  * end in one statement guarded by the pending state, and says whether this
  * call was the one that ended it. Its spool file is deleted after the end is
@@ -40,7 +49,8 @@ typedef enum {
     CZK_JOURNAL_CANCELLED
 } czk_journal_state;
 
-#define CZK_JOURNAL_REQUEST_MAX 256 /* request ids are shorter than this */
+#define CZK_JOURNAL_REQUEST_MAX 256 /* request ids (and names) are shorter than this */
+#define CZK_JOURNAL_GENERATED_PREFIX "czk-"
 
 typedef struct {
     uint64_t id;
@@ -76,8 +86,11 @@ czk_err czk_journal_open(czk_journal **out, const char *state_dir, char *msg, si
 void czk_journal_close(czk_journal *j);
 
 /* Makes a job durable (see above) and returns its id. request_id NULL or ""
- * for none. CZK_ERR_MISMATCH when request_id is already taken (use
- * czk_journal_find_request first), CZK_ERR_IO when it could not be written. */
+ * for none; an ended job with the same request id is replaced in the same
+ * transaction. CZK_ERR_MISMATCH when a pending job holds request_id (use
+ * czk_journal_find_request first), CZK_ERR_INVALID_ARGUMENT for a request id
+ * of the generated form or one too long, CZK_ERR_IO when it could not be
+ * written. */
 czk_err czk_journal_add(czk_journal *j, const char *request_id, const char *circuit_id, int priority,
                         const uint8_t *input, size_t input_len, uint64_t *id, char *msg, size_t msglen);
 /* Removes a pending job that was never started (its submission was refused
@@ -87,6 +100,14 @@ czk_err czk_journal_remove(czk_journal *j, uint64_t id, char *msg, size_t msglen
 /* The job with this id / request id; CZK_ERR_NOT_FOUND when there is none. */
 czk_err czk_journal_get(czk_journal *j, uint64_t id, czk_journal_job *out);
 czk_err czk_journal_find_request(czk_journal *j, const char *request_id, czk_journal_job *out);
+/* The job a caller names (a request id, or a generated name of a job without
+ * one); CZK_ERR_NOT_FOUND when there is none. */
+czk_err czk_journal_find_name(czk_journal *j, const char *name, czk_journal_job *out);
+/* The name of a job (its request id, else "czk-<id>"). */
+void czk_journal_job_name(const czk_journal_job *job, char out[CZK_JOURNAL_REQUEST_MAX]);
+/* Whether name has the generated form "czk-<decimal id>" (*id: that id; may
+ * be NULL). Such names are reserved: no request id has this form. */
+bool czk_journal_name_is_generated(const char *name, uint64_t *id);
 /* The job's input (malloc'd; freed by the caller). CZK_ERR_NOT_FOUND when the
  * job is unknown or ended, CZK_ERR_IO / CZK_ERR_FORMAT when the spool file is
  * missing or does not match the row (length or SHA-256). */

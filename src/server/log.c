@@ -4,10 +4,14 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
 #include <unistd.h>
+
+#define CZK_LOG_JOB_SHOWN 256 /* job ids are shorter; escapes may double them */
 
 static atomic_int log_level = CZK_LOG_INFO;
 static FILE *_Atomic log_stream;
@@ -38,7 +42,40 @@ void czk_log_set_level(czk_log_level l) { atomic_store(&log_level, (int)l); }
 czk_log_level czk_log_get_level(void) { return (czk_log_level)atomic_load(&log_level); }
 void czk_log_set_stream(FILE *f) { atomic_store(&log_stream, f); }
 
-void czk_log(czk_log_level l, uint64_t job_id, long partition, const char *fmt, ...) {
+static bool plain_job_char(unsigned char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || strchr("._:/@+-", c);
+}
+
+void czk_log_format_job(char *out, size_t cap, const char *id) {
+    if (!cap) return;
+    size_t n = 0;
+    bool plain = *id != 0;
+    for (const char *p = id; *p && plain; p++) plain = plain_job_char((unsigned char)*p);
+    if (plain) {
+        snprintf(out, cap, "%s", id);
+        return;
+    }
+    /* quoted: room for the closing quote and NUL is kept at every step */
+    if (cap < 3) {
+        out[0] = 0;
+        return;
+    }
+    out[n++] = '"';
+    for (const unsigned char *p = (const unsigned char *)id; *p; p++) {
+        char esc[5];
+        size_t k;
+        if (*p == '"' || *p == '\\') k = (size_t)snprintf(esc, sizeof esc, "\\%c", *p);
+        else if (*p < 0x20 || *p == 0x7f) k = (size_t)snprintf(esc, sizeof esc, "\\x%02x", *p);
+        else esc[0] = (char)*p, k = 1;
+        if (n + k + 2 > cap) break;
+        memcpy(out + n, esc, k);
+        n += k;
+    }
+    out[n++] = '"';
+    out[n] = 0;
+}
+
+void czk_log(czk_log_level l, const char *job_id, long partition, const char *fmt, ...) {
     if ((int)l < atomic_load(&log_level) || l >= CZK_LOG_OFF) return;
     char line[2048];
     struct timespec ts;
@@ -47,7 +84,11 @@ void czk_log(czk_log_level l, uint64_t job_id, long partition, const char *fmt, 
     gmtime_r(&ts.tv_sec, &tm);
     size_t n = strftime(line, sizeof line, "%Y-%m-%dT%H:%M:%S", &tm);
     n += (size_t)snprintf(line + n, sizeof line - n, ".%03ldZ %s ", ts.tv_nsec / 1000000, TAGS[l]);
-    if (job_id) n += (size_t)snprintf(line + n, sizeof line - n, "job=%llu ", (unsigned long long)job_id);
+    if (job_id) {
+        char shown[2 * CZK_LOG_JOB_SHOWN];
+        czk_log_format_job(shown, sizeof shown, job_id);
+        n += (size_t)snprintf(line + n, sizeof line - n, "job=%s ", shown);
+    }
     if (partition >= 0) n += (size_t)snprintf(line + n, sizeof line - n, "part=%ld ", partition);
     va_list ap;
     va_start(ap, fmt);

@@ -80,12 +80,20 @@ void czk_svc_leave(czk_service *s) {
     pthread_mutex_unlock(&s->mu);
 }
 
-/* The engine's partition events as log lines: the engine knows the job by
- * its request id, which the service sets to the journal id. */
+/* The engine knows a job by a request id that the service makes unique per
+ * journal row: "<row id>:<job id>" (a retry under the same job id is a new
+ * row, so the engine never mistakes it for the earlier attempt). */
+static void engine_request_id(char out[CZK_JOB_ID_MAX + 24], uint64_t row, const char *name) {
+    snprintf(out, CZK_JOB_ID_MAX + 24, "%" PRIu64 ":%s", row, name);
+}
+
+/* The engine's partition events as log lines, under the job's id. */
 static void log_partition_event(void *ctx, uint64_t engine_id, const char *request_id, size_t partition,
                                 czk_partition_event ev, double seconds) {
     (void)ctx;
-    uint64_t id = request_id ? strtoull(request_id, NULL, 10) : engine_id;
+    (void)engine_id;
+    const char *colon = request_id ? strchr(request_id, ':') : NULL;
+    const char *id = colon ? colon + 1 : request_id;
     czk_log_level level = ev == CZK_PART_FAILED ? CZK_LOG_WARN : ev == CZK_PART_SYNTH_START || ev == CZK_PART_GPU_START
                                                                      ? CZK_LOG_DEBUG
                                                                      : CZK_LOG_INFO;
@@ -99,6 +107,66 @@ static svc_job *find_job(czk_service *s, uint64_t id) {
     for (svc_job *j = s->jobs; j; j = j->next)
         if (j->id == id) return j;
     return NULL;
+}
+
+/* UTF-8 as RFC 3629 defines it: no overlong forms, no surrogates, nothing
+ * above U+10FFFF (what proto3 strings and JSON require). */
+static bool utf8_valid(const char *str) {
+    const unsigned char *p = (const unsigned char *)str;
+    while (*p) {
+        unsigned c = *p, n;
+        uint32_t cp;
+        if (c < 0x80) {
+            p++;
+            continue;
+        } else if (c >= 0xc2 && c <= 0xdf) {
+            n = 1, cp = c & 0x1f;
+        } else if (c >= 0xe0 && c <= 0xef) {
+            n = 2, cp = c & 0x0f;
+        } else if (c >= 0xf0 && c <= 0xf4) {
+            n = 3, cp = c & 0x07;
+        } else {
+            return false;
+        }
+        for (unsigned i = 1; i <= n; i++) {
+            if ((p[i] & 0xc0) != 0x80) return false;
+            cp = cp << 6 | (p[i] & 0x3f);
+        }
+        if ((n == 2 && cp < 0x800) || (n == 3 && (cp < 0x10000 || cp > 0x10ffff)) || (cp >= 0xd800 && cp <= 0xdfff))
+            return false;
+        p += n + 1;
+    }
+    return true;
+}
+
+/* The journal row of the job a caller names: an unfinished job of this run
+ * first, then the journal. CZK_ERR_NOT_FOUND with a message otherwise. */
+static czk_err resolve_job(czk_service *s, const char *name, uint64_t *row, char *msg, size_t msglen) {
+    if (!name) name = "";
+    if (*name && strlen(name) < CZK_JOB_ID_MAX) {
+        pthread_mutex_lock(&s->mu);
+        for (svc_job *j = s->jobs; j; j = j->next)
+            if (!strcmp(j->name, name)) {
+                *row = j->id;
+                pthread_mutex_unlock(&s->mu);
+                return CZK_OK;
+            }
+        pthread_mutex_unlock(&s->mu);
+        czk_journal_job jj;
+        czk_err e = czk_journal_find_name(s->journal, name, &jj);
+        if (e == CZK_OK) {
+            *row = jj.id;
+            return CZK_OK;
+        }
+        if (e != CZK_ERR_NOT_FOUND) {
+            set_msg(msg, msglen, "job '%s': the journal could not be read", name);
+            return e;
+        }
+    }
+    char shown[2 * CZK_JOB_ID_MAX];
+    czk_log_format_job(shown, sizeof shown, name);
+    set_msg(msg, msglen, "no job %s (unknown, or its result expired)", *name ? shown : "''");
+    return CZK_ERR_NOT_FOUND;
 }
 
 static void unlink_job(czk_service *s, svc_job *job) {
@@ -164,7 +232,7 @@ czk_err czk_service_parse_seed(const uint8_t *in, size_t len, uint64_t *seed, ch
 static czk_err finish_job(czk_service *s, uint64_t id, czk_err outcome, const czk_job_result *r, char *msg,
                           size_t msglen) {
     if (outcome == CZK_ERR_SHUTDOWN) {
-        set_msg(msg, msglen, "the service is shutting down; job %" PRIu64 " will be re-queued on the next start", id);
+        set_msg(msg, msglen, "the service is shutting down; the job will be re-queued on the next start");
         return CZK_ERR_SHUTDOWN;
     }
     pthread_mutex_lock(&s->mu);
@@ -180,6 +248,8 @@ static czk_err finish_job(czk_service *s, uint64_t id, czk_err outcome, const cz
     }
     job->ending = true;
     uint64_t srs_ms = job->srs_load_ms;
+    char name[CZK_JOB_ID_MAX];
+    memcpy(name, job->name, sizeof name);
     pthread_mutex_unlock(&s->mu);
 
     czk_journal_end_info end;
@@ -190,7 +260,7 @@ static czk_err finish_job(czk_service *s, uint64_t id, czk_err outcome, const cz
     end.err = (int)outcome;
     uint8_t *pub = NULL;
     if (outcome == CZK_ERR_NOT_FOUND)
-        snprintf(end.message, sizeof end.message, "the engine no longer knows job %" PRIu64, id);
+        snprintf(end.message, sizeof end.message, "the engine no longer knows job %s", name);
     else
         snprintf(end.message, sizeof end.message, "%s", r->message);
     if (outcome == CZK_OK) {
@@ -236,25 +306,25 @@ static czk_err finish_job(czk_service *s, uint64_t id, czk_err outcome, const cz
     pthread_cond_broadcast(&s->cv);
     pthread_mutex_unlock(&s->mu);
     if (e != CZK_OK && e != CZK_ERR_NOT_FOUND) {
-        czk_log(CZK_LOG_ERROR, id, CZK_LOG_NO_PART, "could not journal the end: %s", jmsg);
-        set_msg(msg, msglen, "job %" PRIu64 ": could not journal its end: %s", id, jmsg);
+        czk_log(CZK_LOG_ERROR, name, CZK_LOG_NO_PART, "could not journal the end: %s", jmsg);
+        set_msg(msg, msglen, "job %s: could not journal its end: %s", name, jmsg);
         return e;
     }
     if (first && r->timeline && czk_log_get_level() <= CZK_LOG_DEBUG)
         for (size_t p = 0; p < r->n_partitions; p++) {
             const czk_partition_timeline *t = &r->timeline[p];
-            czk_log(CZK_LOG_DEBUG, id, (long)p,
+            czk_log(CZK_LOG_DEBUG, name, (long)p,
                     "synthesis %.3f..%.3f s, queued %.3f, gpu %.3f..%.3f s, finalized %.3f s (after submit)",
                     t->synth_start, t->synth_end, t->queued, t->gpu_start, t->gpu_end, t->finalize_end);
         }
     if (first) {
         if (end.state == CZK_JOURNAL_DONE)
-            czk_log(CZK_LOG_INFO, id, CZK_LOG_NO_PART,
+            czk_log(CZK_LOG_INFO, name, CZK_LOG_NO_PART,
                     "done: %zu partition(s), queue %" PRIu64 " ms, synthesis %" PRIu64 " ms, gpu %" PRIu64
                     " ms, total %" PRIu64 " ms",
                     r->n_partitions, end.queue_wait_ms, end.synthesis_ms, end.gpu_ms, end.total_ms);
         else
-            czk_log(end.state == CZK_JOURNAL_CANCELLED ? CZK_LOG_INFO : CZK_LOG_WARN, id, CZK_LOG_NO_PART, "%s: %s",
+            czk_log(end.state == CZK_JOURNAL_CANCELLED ? CZK_LOG_INFO : CZK_LOG_WARN, name, CZK_LOG_NO_PART, "%s: %s",
                     end.state == CZK_JOURNAL_CANCELLED ? "cancelled" : "failed",
                     end.message[0] ? end.message : czk_err_str(outcome));
     }
@@ -270,11 +340,12 @@ static void end_unstarted(czk_service *s, const czk_journal_job *jj, czk_journal
     end.err = (int)err;
     snprintf(end.message, sizeof end.message, "%s", why);
     bool first = false;
-    char m[256];
+    char m[256], name[CZK_JOB_ID_MAX];
+    czk_journal_job_name(jj, name);
     if (czk_journal_end(s->journal, jj->id, &end, &first, m, sizeof m) != CZK_OK)
-        czk_log(CZK_LOG_ERROR, jj->id, CZK_LOG_NO_PART, "could not journal the end: %s", m);
+        czk_log(CZK_LOG_ERROR, name, CZK_LOG_NO_PART, "could not journal the end: %s", m);
     else
-        czk_log(CZK_LOG_WARN, jj->id, CZK_LOG_NO_PART, "%s", why);
+        czk_log(CZK_LOG_WARN, name, CZK_LOG_NO_PART, "%s", why);
 }
 
 /* ---- the completer thread ------------------------------------------------------------- */
@@ -385,8 +456,9 @@ static void requeue(czk_service *s, const czk_journal_job *jj) {
     svc_job *job = calloc(1, sizeof *job);
     czk_priority prio = jj->priority >= CZK_PRIO_LOW && jj->priority <= CZK_PRIO_CRITICAL ? (czk_priority)jj->priority
                                                                                           : CZK_PRIO_NORMAL;
-    char rid[24];
-    snprintf(rid, sizeof rid, "%" PRIu64, jj->id);
+    char rid[CZK_JOB_ID_MAX + 24], name[CZK_JOB_ID_MAX];
+    czk_journal_job_name(jj, name);
+    engine_request_id(rid, jj->id, name);
     if (!job || (e = czk_engine_submit(s->engine, rid, jj->circuit_id, seed, prio, &job->engine_id, m, sizeof m)) !=
                     CZK_OK) {
         free(job);
@@ -395,6 +467,7 @@ static void requeue(czk_service *s, const czk_journal_job *jj) {
         return;
     }
     job->id = jj->id;
+    memcpy(job->name, name, sizeof job->name);
     snprintf(job->circuit_id, sizeof job->circuit_id, "%s", jj->circuit_id);
     job->prio = prio;
     job->n_partitions = c.partitions;
@@ -403,7 +476,7 @@ static void requeue(czk_service *s, const czk_journal_job *jj) {
     pthread_mutex_lock(&s->mu);
     append_job(s, job);
     pthread_mutex_unlock(&s->mu);
-    czk_log(CZK_LOG_INFO, jj->id, CZK_LOG_NO_PART, "re-queued: %s seed %" PRIu64, jj->circuit_id, seed);
+    czk_log(CZK_LOG_INFO, name, CZK_LOG_NO_PART, "re-queued: %s seed %" PRIu64, jj->circuit_id, seed);
 }
 
 /* The engine, the journal, the job and parameter lists, the locks and s
@@ -533,19 +606,27 @@ static bool same_request(const czk_journal_job *jj, const char *circuit_id, cons
     return !strcmp(jj->circuit_id, circuit_id) && jj->input_len == len && !memcmp(jj->input_sha256, digest, 32);
 }
 
-/* An earlier job with this request id: CZK_OK and its id, CZK_ERR_MISMATCH,
- * or CZK_ERR_NOT_FOUND. */
-static czk_err idempotent(czk_service *s, const czk_service_request *req, const uint8_t *digest, uint64_t *job_id,
-                          uint32_t *queue_pos, char *msg, size_t msglen) {
+/* An earlier job with this request id that answers this request: CZK_OK
+ * (the same circuit and input, unfinished or done), CZK_ERR_MISMATCH (an
+ * unfinished job with other content), or CZK_ERR_NOT_FOUND (none, or one
+ * that ended and that the new job replaces: done with other content, failed
+ * or cancelled). */
+static czk_err idempotent(czk_service *s, const czk_service_request *req, const uint8_t *digest,
+                          char job_id[CZK_JOB_ID_MAX], uint32_t *queue_pos, char *msg, size_t msglen) {
     czk_journal_job jj;
     if (!req->request_id || !*req->request_id) return CZK_ERR_NOT_FOUND;
     if (czk_journal_find_request(s->journal, req->request_id, &jj) != CZK_OK) return CZK_ERR_NOT_FOUND;
-    if (!same_request(&jj, req->circuit_id, digest, req->input_len)) {
-        set_msg(msg, msglen, "request id '%s' was used for job %" PRIu64 " with a different circuit or input",
-                req->request_id, jj.id);
+    bool same = same_request(&jj, req->circuit_id, digest, req->input_len);
+    if (jj.state == CZK_JOURNAL_FAILED || jj.state == CZK_JOURNAL_CANCELLED ||
+        (jj.state == CZK_JOURNAL_DONE && !same))
+        return CZK_ERR_NOT_FOUND;
+    if (!same) {
+        char shown[2 * CZK_JOB_ID_MAX];
+        czk_log_format_job(shown, sizeof shown, req->request_id);
+        set_msg(msg, msglen, "job %s is unfinished and was submitted with a different circuit or input", shown);
         return CZK_ERR_MISMATCH;
     }
-    *job_id = jj.id;
+    czk_journal_job_name(&jj, job_id);
     pthread_mutex_lock(&s->mu);
     svc_job *j = find_job(s, jj.id);
     *queue_pos = j ? queue_position(s, j) : 0;
@@ -553,11 +634,11 @@ static czk_err idempotent(czk_service *s, const czk_service_request *req, const 
     return CZK_OK;
 }
 
-czk_err czk_service_submit(czk_service *s, const czk_service_request *req, uint64_t *job_id,
+czk_err czk_service_submit(czk_service *s, const czk_service_request *req, char job_id[CZK_JOB_ID_MAX],
                            uint32_t *queue_position_out, char *msg, size_t msglen) {
     uint32_t qp_dummy;
     uint32_t *qp = queue_position_out ? queue_position_out : &qp_dummy;
-    *job_id = 0;
+    job_id[0] = 0;
     *qp = 0;
     if (!req || !req->circuit_id || (!req->input && req->input_len)) {
         set_msg(msg, msglen, "no circuit id or input");
@@ -570,8 +651,21 @@ czk_err czk_service_submit(czk_service *s, const czk_service_request *req, uint6
     czk_err e;
     czk_circuit c;
     uint64_t seed = 0;
-    if (req->request_id && strlen(req->request_id) >= CZK_JOURNAL_REQUEST_MAX) {
-        set_msg(msg, msglen, "request id longer than %d bytes", CZK_JOURNAL_REQUEST_MAX - 1);
+    if (req->request_id && strlen(req->request_id) >= CZK_JOB_ID_MAX) {
+        set_msg(msg, msglen, "request id longer than %d bytes", CZK_JOB_ID_MAX - 1);
+        e = CZK_ERR_INVALID_ARGUMENT;
+        goto out;
+    }
+    if (req->request_id && !utf8_valid(req->request_id)) {
+        set_msg(msg, msglen, "request id is not valid UTF-8");
+        e = CZK_ERR_INVALID_ARGUMENT;
+        goto out;
+    }
+    if (req->request_id && czk_journal_name_is_generated(req->request_id, NULL)) {
+        set_msg(msg, msglen,
+                "request id '%s' has the form of a generated job id (" CZK_JOURNAL_GENERATED_PREFIX
+                "<number>), reserved for the jobs submitted without one",
+                req->request_id);
         e = CZK_ERR_INVALID_ARGUMENT;
         goto out;
     }
@@ -652,13 +746,16 @@ czk_err czk_service_submit(czk_service *s, const czk_service_request *req, uint6
             if (e == CZK_ERR_MISMATCH) e = CZK_ERR_IO; /* cannot happen: checked under submit_mu */
             goto out;
         }
-        char rid[24];
-        snprintf(rid, sizeof rid, "%" PRIu64, id);
+        if (req->request_id && *req->request_id) snprintf(job->name, sizeof job->name, "%s", req->request_id);
+        else snprintf(job->name, sizeof job->name, CZK_JOURNAL_GENERATED_PREFIX "%" PRIu64, id);
+        memcpy(job_id, job->name, CZK_JOB_ID_MAX); /* job may end and be freed once it is listed */
+        char rid[CZK_JOB_ID_MAX + 24];
+        engine_request_id(rid, id, job->name);
         if ((e = czk_engine_submit(s->engine, rid, c.id, seed, req->priority, &job->engine_id, msg, msglen)) !=
             CZK_OK) {
             char m2[256];
             if (czk_journal_remove(s->journal, id, m2, sizeof m2) != CZK_OK)
-                czk_log(CZK_LOG_ERROR, id, CZK_LOG_NO_PART, "could not remove a refused job: %s", m2);
+                czk_log(CZK_LOG_ERROR, job->name, CZK_LOG_NO_PART, "could not remove a refused job: %s", m2);
             pthread_mutex_unlock(&s->submit_mu);
             free(job);
             if (e == CZK_ERR_NOT_FOUND) e = CZK_ERR_BUSY; /* evicted in between */
@@ -676,10 +773,8 @@ czk_err czk_service_submit(czk_service *s, const czk_service_request *req, uint6
         pthread_cond_broadcast(&s->cv);
         pthread_mutex_unlock(&s->mu);
         pthread_mutex_unlock(&s->submit_mu);
-        *job_id = id;
-        czk_log(CZK_LOG_INFO, id, CZK_LOG_NO_PART, "accepted: %s seed %" PRIu64 ", priority %s, %u ahead%s%s", c.id,
-                seed, czk_priority_name(req->priority), *qp, req->request_id && *req->request_id ? ", request " : "",
-                req->request_id ? req->request_id : "");
+        czk_log(CZK_LOG_INFO, job_id, CZK_LOG_NO_PART, "accepted: %s seed %" PRIu64 ", priority %s, %u ahead", c.id,
+                seed, czk_priority_name(req->priority), *qp);
         break;
     }
 out:
@@ -688,7 +783,7 @@ out:
 }
 
 static void fill_result(czk_service_result *out, const czk_journal_job *jj, const czk_journal_end_info *end) {
-    out->job_id = jj->id;
+    czk_journal_job_name(jj, out->job_id);
     out->state = end->state == CZK_JOURNAL_DONE        ? CZK_SERVICE_JOB_DONE
                  : end->state == CZK_JOURNAL_CANCELLED ? CZK_SERVICE_JOB_CANCELLED
                                                        : CZK_SERVICE_JOB_FAILED;
@@ -715,16 +810,18 @@ void czk_service_result_free(czk_service_result *r) {
     r->proof_len = r->n_public = 0;
 }
 
-czk_err czk_service_await(czk_service *s, uint64_t job_id, long timeout_ms, czk_service_result *out, char *msg,
+czk_err czk_service_await(czk_service *s, const char *name, long timeout_ms, czk_service_result *out, char *msg,
                           size_t msglen) {
     memset(out, 0, sizeof *out);
-    out->job_id = job_id;
+    snprintf(out->job_id, sizeof out->job_id, "%s", name ? name : "");
     out->state = CZK_SERVICE_JOB_PENDING;
     if (!czk_svc_enter(s)) {
         set_msg(msg, msglen, "the service is closed");
         return CZK_ERR_SHUTDOWN;
     }
-    czk_err e;
+    uint64_t job_id = 0;
+    czk_err e = resolve_job(s, name, &job_id, msg, msglen);
+    if (e != CZK_OK) goto out;
     pthread_mutex_lock(&s->mu);
     svc_job *job = find_job(s, job_id);
     uint64_t eid = job ? job->engine_id : 0;
@@ -736,7 +833,7 @@ czk_err czk_service_await(czk_service *s, uint64_t job_id, long timeout_ms, czk_
         e = czk_engine_await(s->engine, eid, timeout_ms, &r);
         if (e == CZK_ERR_TIMEOUT) {
             czk_job_result_free(&r);
-            set_msg(msg, msglen, "job %" PRIu64 " has not ended yet", job_id);
+            set_msg(msg, msglen, "job %s has not ended yet", out->job_id);
             goto out;
         }
         e = finish_job(s, job_id, e, &r, msg, msglen);
@@ -747,48 +844,43 @@ czk_err czk_service_await(czk_service *s, uint64_t job_id, long timeout_ms, czk_
     czk_journal_end_info end;
     e = czk_journal_get_end(s->journal, job_id, &jj, &end);
     if (e == CZK_ERR_NOT_FOUND) {
-        set_msg(msg, msglen, "no job %" PRIu64 " (unknown, or its result expired)", job_id);
+        set_msg(msg, msglen, "no job %s (unknown, or its result expired)", out->job_id);
     } else if (e == CZK_ERR_BUSY) {
         /* in the journal, not yet in this run's table (being submitted) */
         e = CZK_ERR_TIMEOUT;
-        set_msg(msg, msglen, "job %" PRIu64 " has not ended yet", job_id);
+        set_msg(msg, msglen, "job %s has not ended yet", out->job_id);
     } else if (e == CZK_OK) {
         fill_result(out, &jj, &end);
     } else {
-        set_msg(msg, msglen, "job %" PRIu64 ": the journal could not be read", job_id);
+        set_msg(msg, msglen, "job %s: the journal could not be read", out->job_id);
     }
 out:
     czk_svc_leave(s);
     return e;
 }
 
-czk_err czk_service_cancel(czk_service *s, uint64_t job_id, bool *was_running, char *msg, size_t msglen) {
+czk_err czk_service_cancel(czk_service *s, const char *name, bool *was_running, char *msg, size_t msglen) {
     bool wr = false;
     if (was_running) *was_running = false;
     if (!czk_svc_enter(s)) {
         set_msg(msg, msglen, "the service is closed");
         return CZK_ERR_SHUTDOWN;
     }
-    czk_err e = CZK_OK;
+    uint64_t job_id = 0;
+    czk_err e = resolve_job(s, name, &job_id, msg, msglen);
+    if (e != CZK_OK) goto out;
     pthread_mutex_lock(&s->mu);
     svc_job *job = find_job(s, job_id);
     uint64_t eid = job ? job->engine_id : 0;
     pthread_mutex_unlock(&s->mu);
-    if (!job) {
-        czk_journal_job jj;
-        if (czk_journal_get(s->journal, job_id, &jj) != CZK_OK) {
-            set_msg(msg, msglen, "no job %" PRIu64, job_id);
-            e = CZK_ERR_NOT_FOUND;
-        }
-        goto out;
-    }
+    if (!job) goto out; /* ended (or being submitted): nothing to cancel */
     if ((e = czk_journal_mark_cancel(s->journal, job_id, msg, msglen)) != CZK_OK) goto out;
     czk_job_result r;
     memset(&r, 0, sizeof r);
     if (czk_engine_await(s->engine, eid, 0, &r) == CZK_ERR_TIMEOUT) wr = r.status == CZK_JOB_RUNNING;
     czk_job_result_free(&r);
     czk_engine_cancel(s->engine, eid);
-    czk_log(CZK_LOG_INFO, job_id, CZK_LOG_NO_PART, "cancel requested (%s)", wr ? "running" : "queued");
+    czk_log(CZK_LOG_INFO, name, CZK_LOG_NO_PART, "cancel requested (%s)", wr ? "running" : "queued");
 out:
     if (was_running) *was_running = wr;
     czk_svc_leave(s);

@@ -13,7 +13,8 @@
 #include "journal.h"
 
 typedef struct svc_job {
-    uint64_t id, engine_id;
+    uint64_t id, engine_id;   /* the journal's row, the engine's job */
+    char name[CZK_JOB_ID_MAX]; /* the id callers know it by (czk_journal_job_name) */
     char circuit_id[64];
     czk_priority prio;
     size_t n_partitions;

@@ -75,7 +75,7 @@ czk_err czk_service_status_get(czk_service *s, czk_service_status *out) {
         for (svc_job *j = s->jobs; j; j = j->next) {
             czk_service_job_info *o = &out->jobs[out->n_jobs];
             refs[out->n_jobs++] = (job_ref){j->id, j->engine_id};
-            o->job_id = j->id;
+            memcpy(o->job_id, j->name, sizeof o->job_id);
             snprintf(o->circuit_id, sizeof o->circuit_id, "%s", j->circuit_id);
             o->priority = j->prio;
             o->status = CZK_JOB_QUEUED;
@@ -201,7 +201,7 @@ static json_t *status_to_json(const czk_service_status *st) {
     for (size_t i = 0; i < st->n_jobs; i++) {
         const czk_service_job_info *j = &st->jobs[i];
         json_t *x = json_object();
-        json_object_set_new(x, "job_id", jint(j->job_id));
+        json_object_set_new(x, "job_id", json_string(j->job_id)); /* UTF-8: checked at submit */
         json_object_set_new(x, "circuit_id", json_string(j->circuit_id));
         json_object_set_new(x, "state", json_string(czk_job_status_name(j->status)));
         json_object_set_new(x, "priority", json_string(czk_priority_name(j->priority)));

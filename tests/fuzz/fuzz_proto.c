@@ -56,8 +56,17 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     k.vanilla_proof.len = 2;
     k.sector_number = 7;
     seed("submit-porep", CZK_GRPC_SUBMIT, &k.base);
+    Cuzk__V1__SubmitProofRequest w = CUZK__V1__SUBMIT_PROOF_REQUEST__INIT;
+    ProtobufCBinaryData vp[2] = {{3, (uint8_t *)"abc"}, {0, NULL}};
+    w.request_id = "wdpost-1000-0-[12 34 56 78 90 12 34 56]";
+    w.proof_kind = CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION;
+    w.n_vanilla_proofs = 2;
+    w.vanilla_proofs = vp;
+    w.comm_r_old.data = (uint8_t *)"0123456789abcdef0123456789abcdef";
+    w.comm_r_old.len = 32;
+    seed("submit-wdpost", CZK_GRPC_SUBMIT, &w.base);
     Cuzk__V1__AwaitProofRequest a = CUZK__V1__AWAIT_PROOF_REQUEST__INIT;
-    a.job_id = "42";
+    a.job_id = "porep-1000-5";
     a.timeout_ms = 1000;
     seed("await", CZK_GRPC_AWAIT, &a.base);
     Cuzk__V1__CancelProofRequest c = CUZK__V1__CANCEL_PROOF_REQUEST__INIT;
@@ -93,10 +102,10 @@ static void check_request(const czk_grpc_request *r) {
         FUZZ_ASSERT(r->submit.input || r->submit.input_len == 0);
         break;
     case CZK_GRPC_AWAIT:
-        FUZZ_ASSERT(r->job_id > 0);
+        FUZZ_ASSERT(r->job_id != NULL);
         FUZZ_ASSERT(r->timeout_ms == -1 || r->timeout_ms > 0);
         break;
-    case CZK_GRPC_CANCEL: FUZZ_ASSERT(r->job_id > 0); break;
+    case CZK_GRPC_CANCEL: FUZZ_ASSERT(r->job_id != NULL); break;
     case CZK_GRPC_PRELOAD:
     case CZK_GRPC_EVICT: check_circuit_id(r->circuit_id); break;
     default: break;
@@ -123,7 +132,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         protobuf_c_message_pack(r.msg, buf);
         czk_grpc_request r2;
         FUZZ_ASSERT(czk_grpc_request_decode(&r2, m, buf, n, msg, sizeof msg) == GRPC_STATUS_OK);
-        FUZZ_ASSERT(r2.job_id == r.job_id && r2.timeout_ms == r.timeout_ms);
+        FUZZ_ASSERT(r2.timeout_ms == r.timeout_ms && !r.job_id == !r2.job_id && (!r.job_id || !strcmp(r.job_id, r2.job_id)));
+        FUZZ_ASSERT(r2.n_vanilla_proofs == r.n_vanilla_proofs && r2.vanilla_proofs_bytes == r.vanilla_proofs_bytes);
         FUZZ_ASSERT(!r.circuit_id || !strcmp(r.circuit_id, r2.circuit_id));
         if (m == CZK_GRPC_SUBMIT || m == CZK_GRPC_PROVE) {
             FUZZ_ASSERT(!strcmp(r.submit.circuit_id, r2.submit.circuit_id));

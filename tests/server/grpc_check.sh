@@ -103,20 +103,45 @@ check "$CZK" bench stress --addr "$A" --duration 3 -j 3 --param-cache "$DIR/para
 . "$HERE/../common/expect.sh"
 EXPECT_OUT=$DIR/out.txt
 expect 1 "NOT_FOUND" -- "$CZK" await --addr "$A" 424242424242
-expect 2 "INVALID_ARGUMENT: job_id 'abc'" -- "$CZK" await --addr "$A" abc
+expect 1 "NOT_FOUND: no job abc" -- "$CZK" await --addr "$A" abc
 expect 2 "give one job id" -- "$CZK" cancel --addr "$A"
 expect 1 "NOT_FOUND" -- "$CZK" cancel --addr "$A" 424242424242
 expect 2 "unknown circuit" -- "$CZK" submit --addr "$A" --circuit nope --input 1
 expect 2 "--priority" -- "$CZK" submit --addr "$A" --circuit demo --input 1 --priority urgent
-expect 0 "^job [0-9]* queue_position" -- "$CZK" submit --addr "$A" --circuit demo --input 77 --request-id cli-1
-expect 0 "COMPLETED" -- "$CZK" await --addr "$A" "$(sed -n 's/^job \([0-9]*\).*/\1/p' "$DIR/out.txt")" \
+expect 0 "^job cli-1 queue_position" -- "$CZK" submit --addr "$A" --circuit demo --input 77 --request-id cli-1
+expect 0 "COMPLETED" -- "$CZK" await --addr "$A" cli-1 --timeout 60000 --vk "$DIR/params/demo.vk"
+expect 0 "^job czk-[0-9]* queue_position" -- "$CZK" submit --addr "$A" --circuit demo --input 79
+expect 0 "COMPLETED" -- "$CZK" await --addr "$A" "$(sed -n 's/^job \(czk-[0-9]*\) .*/\1/p' "$DIR/out.txt")" \
     --timeout 60000 --vk "$DIR/params/demo.vk"
+expect 2 "reserved" -- "$CZK" submit --addr "$A" --circuit demo --input 1 --request-id czk-5
 expect 0 "^valid" -- "$CZK" prove --addr "$A" --circuit demo --input 78 --param-cache "$DIR/params"
 expect 0 "already loaded\|loaded in" -- "$CZK" preload --addr "$A" --circuit demo
 expect 0 "evicted" -- "$CZK" evict --addr "$A" --circuit demo
 expect 0 "was not loaded" -- "$CZK" evict --addr "$A" --circuit demo
 expect 0 '"memory"' -- "$CZK" status --addr "$A" --format json
 expect 1 "UNAVAILABLE" -- "$CZK" status --addr "unix://$DIR/nobody.sock"
+[ "$FAILS" -eq 0 ] || status=1
+
+# a Curio-shaped WindowPoSt id across a restart: submitted (queued behind
+# slow jobs), czkd stopped and started again on the same state directory,
+# then awaited, proved and verified under the same id; one cancelled before
+# the stop stays cancelled
+WD="wdpost-1000-0-[12 34 56 78 90 12 34 56]"
+WD2="wdpost-1000-1-[12 34 56 78 90 12 34 56]"
+WD_RE='wdpost-1000-0-\[12 34 56 78 90 12 34 56\]' WD2_RE='wdpost-1000-1-\[12 34 56 78 90 12 34 56\]'
+for s in 1 2 3; do "$CZK" submit --addr "$A" --circuit synthetic-16 --input "90$s" >/dev/null; done
+expect 0 "^job $WD_RE queue_position" -- "$CZK" submit --addr "$A" --circuit demo --input 88 --request-id "$WD"
+expect 0 "^job $WD2_RE queue_position" -- "$CZK" submit --addr "$A" --circuit synthetic-16 --input 89 --request-id "$WD2"
+expect 0 "cancel" -- "$CZK" cancel --addr "$A" "$WD2"
+grep -q "job=\"$WD_RE\" accepted" "$DIR/main.log" ||
+    { echo "FAIL: the log has no quoted line for $WD"; status=1; }
+stop "$PID1" main || status=1
+rm -f "$DIR/main.sock"
+start main
+PID1=$pid
+expect 0 "COMPLETED" -- "$CZK" await --addr "$A" "$WD" --timeout 120000 --vk "$DIR/params/demo.vk"
+grep -q '^valid' "$DIR/out.txt" || { echo "FAIL: $WD after the restart: $(cat "$DIR/out.txt")"; status=1; }
+expect 1 "CANCELLED" -- "$CZK" await --addr "$A" "$WD2" --timeout 120000
 [ "$FAILS" -eq 0 ] || status=1
 
 stop "$PID1" main || status=1

@@ -159,8 +159,8 @@ class Status(Base):
 class Proofs(Base):
     def test_submit_await_verify(self):
         s = self.submit(seed=11, rid=self.rid("a"))
-        self.assertRegex(s.job_id, r"^[1-9][0-9]*$")
-        r = self.await_(s.job_id)
+        self.assertEqual(s.job_id, self.rid("a"))  # the request id is the job id
+        r = self.await_(self.rid("a"))
         self.assertEqual(r.job_id, s.job_id)
         self.check_completed(r)
         rc, out = self.czk_verify("demo", r.proof, r.public_inputs)
@@ -185,8 +185,12 @@ class Proofs(Base):
         self.assertEqual(r2.proof, r.proof)
 
     def test_different_seeds_differ(self):
-        a = self.await_(self.submit(seed=21).job_id)
-        b = self.await_(self.submit(seed=22).job_id)
+        sa, sb = self.submit(seed=21), self.submit(seed=22)
+        # without a request id: generated ids, of a form no request id may take
+        for x in (sa, sb):
+            self.assertRegex(x.job_id, r"^czk-[1-9][0-9]*$")
+        self.assertNotEqual(sa.job_id, sb.job_id)
+        a, b = self.await_(sa.job_id), self.await_(sb.job_id)
         self.check_completed(a)
         self.check_completed(b)
         self.assertNotEqual(a.public_inputs[0], b.public_inputs[0])
@@ -206,17 +210,37 @@ class Proofs(Base):
 class Idempotency(Base):
     def test_duplicate_request_id(self):
         rid = self.rid("dup")
-        a = self.submit(seed=31, rid=rid)
-        b = self.submit(seed=31, rid=rid)
-        self.assertEqual(a.job_id, b.job_id)
-        # the same id for other content is refused
-        e = self.assertCode(grpc.StatusCode.ALREADY_EXISTS, self.submit, seed=32, rid=rid)
-        self.assertIn(rid, e.details() + rid)
-        self.assertCode(grpc.StatusCode.ALREADY_EXISTS, self.submit, circuit=SLOW, seed=31, rid=rid)
-        self.check_completed(self.await_(a.job_id))
-        # and after the job ended too
-        c = self.submit(seed=31, rid=rid)
-        self.assertEqual(c.job_id, a.job_id)
+        a = self.submit(circuit=SLOW, seed=31, rid=rid)
+        b = self.submit(circuit=SLOW, seed=31, rid=rid)
+        self.assertEqual(a.job_id, rid)
+        self.assertEqual(b.job_id, rid)
+        # while it is unfinished, the same id for other content is refused
+        e = self.assertCode(grpc.StatusCode.ALREADY_EXISTS, self.submit, circuit=SLOW, seed=32, rid=rid)
+        self.assertIn(rid, e.details())
+        self.assertCode(grpc.StatusCode.ALREADY_EXISTS, self.submit, seed=31, rid=rid)
+        done = self.await_(rid)
+        self.check_completed(done)
+        # after it ended, the same content is the same job
+        c = self.submit(circuit=SLOW, seed=31, rid=rid)
+        self.assertEqual(c.job_id, rid)
+        self.assertEqual(self.await_(rid, timeout_ms=1).proof, done.proof)
+        # and other content replaces it under the same id (cuzk's: the id is the caller's)
+        d = self.submit(seed=32, rid=rid)
+        self.assertEqual(d.job_id, rid)
+        r = self.await_(rid)
+        self.check_completed(r)
+        self.assertNotEqual(r.public_inputs[0], done.public_inputs[0])
+        self.assertEqual(self.czk_verify("demo", r.proof, r.public_inputs), (0, "valid"))
+
+    def test_retry_after_cancel(self):
+        rid = self.rid("retry")
+        self.submit(circuit=SLOW, seed=35, rid=rid, priority=pb.LOW)
+        self.stub.CancelProof(pb.CancelProofRequest(job_id=rid), timeout=30)
+        self.assertIn(self.await_(rid).status,
+                      (pb.AwaitProofResponse.CANCELLED, pb.AwaitProofResponse.COMPLETED))
+        # the same request again: a new attempt, not the cancelled result
+        self.assertEqual(self.submit(seed=36, rid=rid).job_id, rid)
+        self.check_completed(self.await_(rid))
 
     def test_concurrent_duplicates(self):
         rid = self.rid("race")
@@ -224,6 +248,55 @@ class Idempotency(Base):
             ids = list(ex.map(lambda _: self.submit(seed=33, rid=rid).job_id, range(8)))
         self.assertEqual(len(set(ids)), 1, ids)
         self.check_completed(self.await_(ids[0]))
+
+
+class CurioRequests(Base):
+    """Requests shaped as Curio's cuzk client (lib/ffi/cuzk_funcs.go) makes them."""
+    WDPOST = "wdpost-1000-0-[12 34 56 78 90 12 34 56]"
+
+    def test_vanilla_proofs_decoded(self):
+        vp = [b"\x01" * 100, b"\x02" * 200, b"\x03" * 37]
+        req = pb.SubmitProofRequest(request_id=self.rid("wd"), proof_kind=pb.WINDOW_POST_PARTITION,
+                                    sector_size=34359738368, registered_proof=13, priority=pb.HIGH,
+                                    vanilla_proofs=vp, miner_id=1000, randomness=b"\x07" * 32, partition_index=0)
+        for call in (lambda: self.stub.SubmitProof(req, timeout=30),
+                     lambda: self.stub.Prove(pb.ProveRequest(submit=req), timeout=30)):
+            e = self.assertCode(grpc.StatusCode.UNIMPLEMENTED, call)
+            # the refusal says what the decoder saw: field 11 reached it, every byte
+            self.assertIn("WINDOW_POST_PARTITION", e.details())
+            self.assertIn("3 vanilla_proofs of 337 bytes", e.details())
+
+    def test_curio_id_everywhere(self):
+        rid = "%s %s" % (self.WDPOST, self.run_id)
+        s = self.submit(circuit=SLOW, seed=401, rid=rid, priority=pb.LOW)
+        self.assertEqual(s.job_id, rid)
+        st = self.stub.GetStatus(pb.GetStatusRequest(), timeout=30)
+        active = json.loads(st.status_json)["jobs"]["active"]
+        r = self.await_(rid)
+        self.check_completed(r)
+        self.assertEqual(r.job_id, rid)
+        self.assertEqual(self.czk_verify(SLOW, r.proof, r.public_inputs), (0, "valid"))
+        self.assertIn(rid, [j["job_id"] for j in active])  # SLOW runs for about a second
+        # cancel of an ended job: OK, nothing changes
+        self.assertFalse(self.stub.CancelProof(pb.CancelProofRequest(job_id=rid), timeout=30).was_running)
+        self.assertEqual(self.await_(rid, timeout_ms=1).status, pb.AwaitProofResponse.COMPLETED)
+        # never a metrics label value
+        m = self.stub.GetMetrics(pb.GetMetricsRequest(), timeout=30).prometheus_text
+        self.assertNotIn(self.WDPOST, m)
+
+    def test_curio_id_cancel(self):
+        rid = "porep-1000-%s" % self.run_id
+        jobs = [self.submit(circuit=SLOW, seed=410 + i, priority=pb.LOW).job_id for i in range(8)]
+        try:
+            self.assertEqual(self.submit(circuit=SLOW, seed=409, rid=rid, priority=pb.LOW).job_id, rid)
+            self.stub.CancelProof(pb.CancelProofRequest(job_id=rid), timeout=30)
+            self.assertIn(self.await_(rid).status,
+                          (pb.AwaitProofResponse.CANCELLED, pb.AwaitProofResponse.COMPLETED))
+        finally:
+            for j in jobs:
+                self.cancel_quietly(j)
+            for j in jobs:
+                self.await_(j)
 
 
 class BadRequests(Base):
@@ -252,9 +325,9 @@ class BadRequests(Base):
 
     def test_empty_messages(self):
         for m, code in (("SubmitProof", grpc.StatusCode.INVALID_ARGUMENT),
-                        ("AwaitProof", grpc.StatusCode.INVALID_ARGUMENT),
+                        ("AwaitProof", grpc.StatusCode.NOT_FOUND),  # job_id "": no such job
                         ("Prove", grpc.StatusCode.INVALID_ARGUMENT),
-                        ("CancelProof", grpc.StatusCode.INVALID_ARGUMENT),
+                        ("CancelProof", grpc.StatusCode.NOT_FOUND),
                         ("PreloadSRS", grpc.StatusCode.INVALID_ARGUMENT),
                         ("EvictSRS", grpc.StatusCode.INVALID_ARGUMENT)):
             with self.subTest(method=m):
@@ -263,15 +336,18 @@ class BadRequests(Base):
         self.raw("GetMetrics")(b"", timeout=30)
 
     def test_bad_job_ids(self):
-        for jid in ["", "abc", "-1", "0", "1.5", " 1", "1 ", "+1", "0x10", "18446744073709551616",
-                    "99999999999999999999999999", "1\u00e9", "1\x00", "12\x00abc"]:
+        # a NUL inside a string field cannot name anything: the message is refused
+        for jid in ["1\x00", "12\x00abc"]:
             with self.subTest(job_id=jid):
                 self.assertCode(grpc.StatusCode.INVALID_ARGUMENT, self.await_, jid, timeout_ms=1)
                 self.assertCode(grpc.StatusCode.INVALID_ARGUMENT, self.stub.CancelProof,
                                 pb.CancelProofRequest(job_id=jid), timeout=30)
 
     def test_unknown_job_ids(self):
-        for jid in ["987654321", "18446744073709551615"]:
+        # any string is a well-formed id (cuzk's): an unknown one is NOT_FOUND
+        for jid in ["987654321", "18446744073709551615", "", "abc", "-1", "0", " 1", "1 ", "0x10",
+                    "99999999999999999999999999", "1\u00e9", "czk-987654321", "porep-1000-404",
+                    "wdpost-1000-0-[1 2 3 4 5 6 7 8]", "x" * 300]:
             with self.subTest(job_id=jid):
                 self.assertCode(grpc.StatusCode.NOT_FOUND, self.await_, jid, timeout_ms=1)
                 self.assertCode(grpc.StatusCode.NOT_FOUND, self.await_, jid)
@@ -293,6 +369,13 @@ class BadRequests(Base):
             (S(circuit_id="demo", circuit_input=b"99999999999999999999999"), inv),
             (S(circuit_id="demo", circuit_input=b"1", priority=9), inv),
             (S(circuit_id="demo", circuit_input=b"1", request_id="r" * 5000), inv),
+            (S(circuit_id="demo", circuit_input=b"1", request_id="r" * 256), inv),   # ids are < 256 bytes
+            (S(circuit_id="demo", circuit_input=b"1", request_id="czk-12"), inv),    # reserved for generated ids
+            (S(proof_kind=pb.SNAP_DEALS_UPDATE, comm_r_old=b"\x01" * 40), inv),     # a CID, not 32 bytes
+            (S(proof_kind=pb.SNAP_DEALS_UPDATE, comm_r_new=b"\x01" * 31), inv),
+            (S(proof_kind=pb.SNAP_DEALS_UPDATE, comm_d_new=b"\x01"), inv),
+            (S(proof_kind=pb.SNAP_DEALS_UPDATE, comm_r_old=b"\x01" * 32, comm_r_new=b"\x02" * 32,
+               comm_d_new=b"\x03" * 32), grpc.StatusCode.UNIMPLEMENTED),
             (S(proof_kind=pb.POREP_SEAL_COMMIT, vanilla_proof=b"{}"), grpc.StatusCode.UNIMPLEMENTED),
             (S(proof_kind=pb.WINNING_POST), grpc.StatusCode.UNIMPLEMENTED),
             (S(proof_kind=77), inv),

@@ -53,16 +53,21 @@ ADDR=127.0.0.1:$GRPC
 n=1
 while [ $n -le "$JOBS" ]; do
     out=$("$CZK" submit --addr "$ADDR" --circuit "$CIRCUIT" --input "$n") || fail "submit: $out"
-    echo "$out" | sed -n 's/^job \([0-9]*\) .*/\1/p' >>"$T/ids"
+    echo "$out" | sed -n 's/^job \(czk-[0-9]*\) .*/\1/p' >>"$T/ids"
     n=$((n + 1))
 done
 [ "$(wc -l <"$T/ids")" -eq "$JOBS" ] || fail "submit printed no job ids"
+# a Curio-shaped id with markup in it: shown as text, never as markup (low
+# priority: the submitter below keeps it queued while the page loads)
+CURIO='wdpost-1000-0-[12 34] <b id="inj">x</b></script>&amp;'
+"$CZK" submit --addr "$ADDR" --circuit "$CIRCUIT" --input 9999 --request-id "$CURIO" --priority low >"$T/curio.out" 2>&1 ||
+    fail "submit $CURIO: $(cat "$T/curio.out")"
 # keep the pipeline busy while the browser loads the page, however fast
 # this machine proves
 (
     while [ ! -f "$T/stop" ]; do
         "$CZK" submit --addr "$ADDR" --circuit "$CIRCUIT" --input "$n" 2>/dev/null |
-            sed -n 's/^job \([0-9]*\) .*/\1/p' >>"$T/ids"
+            sed -n 's/^job \(czk-[0-9]*\) .*/\1/p' >>"$T/ids"
         n=$((n + 1))
     done
 ) &
@@ -74,12 +79,15 @@ timeout 60 "$CHROMIUM" --headless --no-sandbox --disable-gpu --user-data-dir="$T
 touch "$T/stop"
 wait "$SUBMITTER"
 
-RUNNING=$(grep -o '<tr id="job-[0-9]*" data-state="running"' "$T/dom.html" | sed 's/.*job-\([0-9]*\).*/\1/')
+RUNNING=$(grep -o '<tr id="job-czk-[0-9]*" data-state="running"' "$T/dom.html" | sed 's/.*job-\(czk-[0-9]*\).*/\1/')
 [ -n "$RUNNING" ] || fail "no running job in the DOM: $(grep -o '<tbody id="jobs">.\{0,400\}' "$T/dom.html")"
 found=
 for r in $RUNNING; do grep -qx "$r" "$T/ids" && found=$r; done
 [ -n "$found" ] || fail "running job(s) $RUNNING were not submitted by this test"
 grep -q "<td>$CIRCUIT</td>" "$T/dom.html" || fail "the circuit id is not shown"
+grep -qF '<td>wdpost-1000-0-[12 34] &lt;b id="inj"&gt;x&lt;/b&gt;&lt;/script&gt;&amp;amp;</td>' "$T/dom.html" ||
+    fail "the Curio-shaped id is not shown as text: $(grep -o '<tbody id="jobs">.\{0,600\}' "$T/dom.html")"
+grep -q '<b id="inj">' "$T/dom.html" && fail "the job id was rendered as markup"
 grep -q 'class="lbl">synthesizing</span>' "$T/dom.html" || fail "no partitions by stage"
 grep -q 'class="gw' "$T/dom.html" || fail "no GPU workers"
 grep -q 'class="lbl">budget reserved</span>' "$T/dom.html" || fail "no memory bars"

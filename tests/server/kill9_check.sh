@@ -99,7 +99,7 @@ c=$(completed)
 # lines). The journal is the record: a job whose end was committed just
 # before the kill has no line (czkd logs "done" after the commit), and the
 # restarted czkd must not prove it again, so no line in run2 either.
-if grep -q "job=[0-9]* done" "$DIR/run1.log" "$DIR/run2.log"; then
+if grep -q "job=k9-[0-9]* done" "$DIR/run1.log" "$DIR/run2.log"; then
     while read -r i id; do
         n=$(cat "$DIR/run1.log" "$DIR/run2.log" | grep -c "job=$id done")
         [ "$n" -le 1 ] || fail "job $id is reported done $n times"

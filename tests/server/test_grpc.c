@@ -1,5 +1,6 @@
 /* The gRPC server and client in process: the czk_err → status mapping and
- * job id strings; listen addresses (a malformed one, port 0, a port in use);
+ * the decoder on Curio's requests (job ids of any shape, vanilla proofs,
+ * 32-byte commitments); listen addresses (a malformed one, port 0, a port in use);
  * a service on a unix socket called through czk_grpc_client: status, a demo
  * proof, malformed bytes, an unknown method; blocking AwaitProof calls that
  * do not hold up other calls, an AwaitProof timeout, and a stop that answers
@@ -49,20 +50,101 @@ static void test_mapping(void) {
         CHECK(czk_grpc_method_find(p, strlen(p)) == m);
         CHECK(czk_grpc_method_find(p, strlen(p) - 1) == -1);
     }
-    static const struct {
-        const char *s;
-        uint64_t v; /* 0: refused */
-    } ids[] = {{"1", 1},         {"42", 42}, {"18446744073709551615", UINT64_MAX}, {"18446744073709551616", 0},
-               {"0", 0},         {"", 0},    {"-1", 0},  {"+1", 0},  {" 1", 0},  {"1 ", 0},
-               {"0x1f", 0},      {"1e3", 0}, {"123456789012345678901", 0}};
+}
+
+static grpc_status_code decode_msg(czk_grpc_method m, const ProtobufCMessage *pm, czk_grpc_request *rq, char *msg,
+                                   size_t msglen) {
+    uint8_t buf[4096];
+    size_t n = protobuf_c_message_get_packed_size(pm);
+    if (n > sizeof buf) return GRPC_STATUS_INTERNAL;
+    protobuf_c_message_pack(pm, buf);
+    return czk_grpc_request_decode(rq, m, buf, n, msg, msglen);
+}
+
+/* The decoder on what Curio sends: job ids of any shape, the vanilla proofs
+ * of PoSt and SnapDeals (field 11), raw 32-byte commitments. */
+static void test_decode(void) {
+    static const char curio_id[] = "wdpost-1000-0-[12 34 56 78 90 12 34 56]";
+    char msg[512];
+    czk_grpc_request rq;
+    Cuzk__V1__AwaitProofRequest aw = CUZK__V1__AWAIT_PROOF_REQUEST__INIT;
+    static const char *const ids[] = {curio_id, "porep-1000-5", "42", "czk-7", "", "\xc3\xa9t\xc3\xa9 \"x\" </script>"};
     for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
-        uint64_t v = 0;
-        bool ok = czk_grpc_job_id_parse(ids[i].s, &v);
-        CHECK_MSG(ok == (ids[i].v != 0) && (!ok || v == ids[i].v), "job id '%s'", ids[i].s);
+        aw.job_id = (char *)ids[i];
+        CHECK_MSG(decode_msg(CZK_GRPC_AWAIT, &aw.base, &rq, msg, sizeof msg) == GRPC_STATUS_OK &&
+                      !strcmp(rq.job_id, ids[i]),
+                  "AwaitProof job_id '%s': %s", ids[i], msg);
+        czk_grpc_request_free(&rq);
     }
-    char buf[24];
-    czk_grpc_job_id_format(buf, UINT64_MAX);
-    CHECK(!strcmp(buf, "18446744073709551615"));
+    Cuzk__V1__CancelProofRequest cq = CUZK__V1__CANCEL_PROOF_REQUEST__INIT;
+    cq.job_id = (char *)curio_id;
+    CHECK(decode_msg(CZK_GRPC_CANCEL, &cq.base, &rq, msg, sizeof msg) == GRPC_STATUS_OK && !strcmp(rq.job_id, curio_id));
+    czk_grpc_request_free(&rq);
+
+    /* WindowPoSt as Curio sends it: three vanilla proofs, not yet provable */
+    Cuzk__V1__SubmitProofRequest sr = CUZK__V1__SUBMIT_PROOF_REQUEST__INIT;
+    uint8_t v0[100], v1[200], v2[37], comm[33];
+    memset(v0, 1, sizeof v0);
+    memset(v1, 2, sizeof v1);
+    memset(v2, 3, sizeof v2);
+    memset(comm, 7, sizeof comm);
+    ProtobufCBinaryData vp[3] = {{sizeof v0, v0}, {sizeof v1, v1}, {sizeof v2, v2}};
+    sr.request_id = (char *)curio_id;
+    sr.proof_kind = CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION;
+    sr.priority = CUZK__V1__PRIORITY__HIGH;
+    sr.n_vanilla_proofs = 3;
+    sr.vanilla_proofs = vp;
+    sr.miner_id = 1000;
+    sr.randomness.data = comm;
+    sr.randomness.len = 32;
+    grpc_status_code c = decode_msg(CZK_GRPC_SUBMIT, &sr.base, &rq, msg, sizeof msg);
+    CHECK_MSG(c == GRPC_STATUS_UNIMPLEMENTED && strstr(msg, "WINDOW_POST_PARTITION") &&
+                  strstr(msg, "3 vanilla_proofs of 337 bytes"),
+              "WindowPoSt: %s: %s", czk_grpc_status_name(c), msg);
+    /* the same inside Prove */
+    Cuzk__V1__ProveRequest pr = CUZK__V1__PROVE_REQUEST__INIT;
+    pr.submit = &sr;
+    c = decode_msg(CZK_GRPC_PROVE, &pr.base, &rq, msg, sizeof msg);
+    CHECK_MSG(c == GRPC_STATUS_UNIMPLEMENTED && strstr(msg, "3 vanilla_proofs of 337 bytes"), "Prove: %s", msg);
+    /* vanilla proofs ride along with a czk circuit too: decoded, counted */
+    sr.circuit_id = "demo";
+    sr.circuit_input.data = (uint8_t *)"5";
+    sr.circuit_input.len = 1;
+    c = decode_msg(CZK_GRPC_SUBMIT, &sr.base, &rq, msg, sizeof msg);
+    CHECK_MSG(c == GRPC_STATUS_OK && rq.n_vanilla_proofs == 3 && rq.vanilla_proofs_bytes == 337 &&
+                  !strcmp(rq.submit.request_id, curio_id),
+              "demo with vanilla proofs: %s", msg);
+    czk_grpc_request_free(&rq);
+    sr.circuit_id = NULL;
+    sr.circuit_input.len = 0;
+
+    /* SnapDeals: commitments are 32 raw bytes, or absent */
+    sr.proof_kind = CUZK__V1__PROOF_KIND__SNAP_DEALS_UPDATE;
+    static const char *const names[] = {"comm_r_old", "comm_r_new", "comm_d_new"};
+    for (int f = 0; f < 3; f++) {
+        ProtobufCBinaryData *b = f == 0 ? &sr.comm_r_old : f == 1 ? &sr.comm_r_new : &sr.comm_d_new;
+        static const size_t bad_len[] = {31, 33, 1};
+        for (size_t k = 0; k < 3; k++) {
+            b->data = comm;
+            b->len = bad_len[k];
+            c = decode_msg(CZK_GRPC_SUBMIT, &sr.base, &rq, msg, sizeof msg);
+            CHECK_MSG(c == GRPC_STATUS_INVALID_ARGUMENT && strstr(msg, names[f]), "%s of %zu bytes: %s", names[f],
+                      bad_len[k], msg);
+        }
+        b->len = 32;
+    }
+    c = decode_msg(CZK_GRPC_SUBMIT, &sr.base, &rq, msg, sizeof msg);
+    CHECK_MSG(c == GRPC_STATUS_UNIMPLEMENTED && strstr(msg, "SNAP_DEALS_UPDATE"), "SnapDeals: %s", msg);
+    /* request ids: at most 255 bytes */
+    char longid[300];
+    memset(longid, 'a', sizeof longid);
+    longid[256] = 0;
+    sr.request_id = longid;
+    c = decode_msg(CZK_GRPC_SUBMIT, &sr.base, &rq, msg, sizeof msg);
+    CHECK_MSG(c == GRPC_STATUS_INVALID_ARGUMENT && strstr(msg, "255"), "a 256-byte request id: %s", msg);
+    longid[255] = 0;
+    c = decode_msg(CZK_GRPC_SUBMIT, &sr.base, &rq, msg, sizeof msg);
+    CHECK_MSG(c == GRPC_STATUS_UNIMPLEMENTED, "a 255-byte request id: %s", msg);
 }
 
 /* ---- in process ------------------------------------------------------------------------ */
@@ -78,7 +160,7 @@ static int rm_one(const char *p, const struct stat *sb, int flag, struct FTW *ft
 
 typedef struct {
     czk_grpc_client *c;
-    char job[24];
+    char job[CZK_JOB_ID_MAX];
     int status;
     char details[256];
     double returned_at;
@@ -96,7 +178,7 @@ static void *await_thread(void *arg) {
     return NULL;
 }
 
-static int submit(czk_grpc_client *c, const char *seed, char job[24]) {
+static int submit(czk_grpc_client *c, const char *seed, char job[CZK_JOB_ID_MAX]) {
     Cuzk__V1__SubmitProofRequest rq = CUZK__V1__SUBMIT_PROOF_REQUEST__INIT;
     rq.circuit_id = "demo";
     rq.circuit_input.data = (uint8_t *)seed;
@@ -107,7 +189,7 @@ static int submit(czk_grpc_client *c, const char *seed, char job[24]) {
                                    &resp, d, sizeof d);
     CHECK_MSG(st == 0, "submit: %s: %s", czk_grpc_code_name(st), d);
     if (resp) {
-        snprintf(job, 24, "%s", ((Cuzk__V1__SubmitProofResponse *)resp)->job_id);
+        snprintf(job, CZK_JOB_ID_MAX, "%s", ((Cuzk__V1__SubmitProofResponse *)resp)->job_id);
         protobuf_c_message_free_unpacked(resp, NULL);
     }
     return st;
@@ -156,7 +238,7 @@ static void test_calls(czk_service *svc) {
     CHECK(czk_grpc_client_open(&c, addr, 0, true, msg, sizeof msg) == CZK_OK);
 
     /* a proof */
-    char job[24] = "";
+    char job[CZK_JOB_ID_MAX] = "";
     submit(c, "7", job);
     Cuzk__V1__AwaitProofRequest aw = CUZK__V1__AWAIT_PROOF_REQUEST__INIT;
     aw.job_id = job;
@@ -170,6 +252,26 @@ static void test_calls(czk_service *svc) {
         CHECK(r->proof.len == 192 && r->n_public_inputs == 1 && r->public_inputs[0].len == 32);
         protobuf_c_message_free_unpacked(resp, NULL);
     }
+
+    /* unknown ids: NOT_FOUND for AwaitProof and CancelProof, whatever their shape */
+    static const char *const unknown[] = {"porep-1000-404", "wdpost-1000-0-[1 2 3]", "999999", "czk-999999", ""};
+    for (size_t i = 0; i < sizeof unknown / sizeof unknown[0]; i++) {
+        aw.job_id = (char *)unknown[i];
+        resp = NULL;
+        st = czk_grpc_client_unary(c, "AwaitProof", &aw.base, &cuzk__v1__await_proof_response__descriptor, 10000,
+                                   &resp, msg, sizeof msg);
+        CHECK_MSG(st == GRPC_STATUS_NOT_FOUND && !resp, "AwaitProof('%s'): %s: %s", unknown[i],
+                  czk_grpc_code_name(st), msg);
+        if (resp) protobuf_c_message_free_unpacked(resp, NULL);
+        Cuzk__V1__CancelProofRequest cq = CUZK__V1__CANCEL_PROOF_REQUEST__INIT;
+        cq.job_id = (char *)unknown[i];
+        resp = NULL;
+        st = czk_grpc_client_unary(c, "CancelProof", &cq.base, &cuzk__v1__cancel_proof_response__descriptor, 10000,
+                                   &resp, msg, sizeof msg);
+        CHECK_MSG(st == GRPC_STATUS_NOT_FOUND, "CancelProof('%s'): %s: %s", unknown[i], czk_grpc_code_name(st), msg);
+        if (resp) protobuf_c_message_free_unpacked(resp, NULL);
+    }
+    aw.job_id = job;
 
     /* malformed bytes, an unknown method */
     unsigned char *out = NULL;
@@ -236,6 +338,7 @@ static void test_calls(czk_service *svc) {
 int main(void) {
     czk_log_set_level(CZK_LOG_WARN);
     test_mapping();
+    test_decode();
     snprintf(root, sizeof root, "%s/czk-test-grpc-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
     if (!mkdtemp(root)) {
         perror("mkdtemp");

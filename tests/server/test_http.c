@@ -158,9 +158,9 @@ int main(void) {
 
     /* a job: afterwards /status counts it and lists the resident circuit */
     czk_service_request req = {NULL, "demo", (const uint8_t *)"3", 1, CZK_PRIO_NORMAL};
-    uint64_t id;
+    char id[CZK_JOB_ID_MAX];
     uint32_t qp;
-    CHECK(czk_service_submit(s, &req, &id, &qp, msg, sizeof msg) == CZK_OK);
+    CHECK(czk_service_submit(s, &req, id, &qp, msg, sizeof msg) == CZK_OK);
     czk_service_result r;
     CHECK(czk_service_await(s, id, 60000, &r, msg, sizeof msg) == CZK_OK && r.state == CZK_SERVICE_JOB_DONE);
     czk_service_result_free(&r);

@@ -5,7 +5,10 @@
  * are refused, one process per state directory, stray spool files are
  * swept; and a child process that adds jobs in a loop is killed with
  * SIGKILL at arbitrary moments: every job whose add returned is there, with
- * its input, after the reopen. */
+ * its input, after the reopen. Names: a job is found by its request id
+ * (any string, Curio's spaces and brackets too) or, without one, by its
+ * generated name; generated names are reserved; an ended job's request id
+ * can be taken again; rows written before names existed keep theirs. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -17,6 +20,8 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <sqlite3.h>
 
 #include "../../src/server/journal.h"
 #include "test.h"
@@ -174,6 +179,77 @@ static void test_basic(void) {
     uint64_t id6 = 0;
     CHECK(czk_journal_add(j, "r1", "demo", 1, (const uint8_t *)"6", 1, &id6, msg, sizeof msg) == CZK_OK &&
           id6 > ids[4]);
+    czk_journal_close(j);
+}
+
+static bool name_is(czk_journal *j, const char *name, uint64_t id) {
+    czk_journal_job jj;
+    char got[CZK_JOURNAL_REQUEST_MAX];
+    if (czk_journal_find_name(j, name, &jj) != CZK_OK || jj.id != id) return false;
+    czk_journal_job_name(&jj, got);
+    return !strcmp(got, name);
+}
+
+static void test_names(void) {
+    char dir[300], msg[512] = "";
+    subdir(dir, sizeof dir, "names");
+    czk_journal *j = NULL;
+    CHECK_MSG(czk_journal_open(&j, dir, msg, sizeof msg) == CZK_OK, "open: %s", msg);
+    if (!j) return;
+    static const char curio[] = "wdpost-1000-0-[12 34 56 78 90 12 34 56]";
+    uint64_t a = 0, b = 0, c = 0, d = 0, x = 0;
+    CHECK(czk_journal_add(j, curio, "demo", 2, (const uint8_t *)"1", 1, &a, msg, sizeof msg) == CZK_OK);
+    CHECK(czk_journal_add(j, NULL, "demo", 2, (const uint8_t *)"2", 1, &b, msg, sizeof msg) == CZK_OK);
+    char gen[64];
+    snprintf(gen, sizeof gen, "czk-%llu", (unsigned long long)b);
+    CHECK(name_is(j, curio, a) && name_is(j, gen, b));
+    uint64_t gid = 0;
+    CHECK(czk_journal_name_is_generated(gen, &gid) && gid == b);
+    CHECK(!czk_journal_name_is_generated("czk-", NULL) && !czk_journal_name_is_generated("czk-1x", NULL) &&
+          !czk_journal_name_is_generated("czk-99999999999999999999", NULL) &&
+          !czk_journal_name_is_generated("xczk-1", NULL) && !czk_journal_name_is_generated(curio, NULL));
+    czk_journal_job jj;
+    /* a generated name of a job that has a request id names nothing */
+    snprintf(gen, sizeof gen, "czk-%llu", (unsigned long long)a);
+    CHECK(czk_journal_find_name(j, gen, &jj) == CZK_ERR_NOT_FOUND);
+    CHECK(czk_journal_find_name(j, "czk-987654", &jj) == CZK_ERR_NOT_FOUND);
+    CHECK(czk_journal_find_name(j, "", &jj) == CZK_ERR_NOT_FOUND);
+    /* the generated form is reserved */
+    CHECK(czk_journal_add(j, "czk-77", "demo", 2, (const uint8_t *)"3", 1, &x, msg, sizeof msg) ==
+              CZK_ERR_INVALID_ARGUMENT &&
+          strstr(msg, "reserved"));
+    CHECK(czk_journal_add(j, "czk-77x", "demo", 2, (const uint8_t *)"3", 1, &c, msg, sizeof msg) == CZK_OK);
+    CHECK(name_is(j, "czk-77x", c));
+    /* a pending job keeps its request id; an ended one gives it up */
+    CHECK(czk_journal_add(j, curio, "demo", 2, (const uint8_t *)"4", 1, &x, msg, sizeof msg) == CZK_ERR_MISMATCH);
+    czk_journal_end_info end = {0};
+    end.state = CZK_JOURNAL_FAILED;
+    bool first = false;
+    CHECK(czk_journal_end(j, a, &end, &first, msg, sizeof msg) == CZK_OK && first);
+    CHECK(czk_journal_add(j, curio, "demo", 2, (const uint8_t *)"1", 1, &d, msg, sizeof msg) == CZK_OK && d > a);
+    CHECK(name_is(j, curio, d) && czk_journal_get(j, a, &jj) == CZK_ERR_NOT_FOUND);
+    czk_journal_counts cn;
+    CHECK(czk_journal_get_counts(j, &cn) == CZK_OK && cn.failed == 1 && cn.rows == 3);
+    czk_journal_close(j);
+
+    /* a row written before names existed: a caller's request id of the
+     * generated form keeps naming its own job, even when that name is also
+     * the generated name of another row */
+    sqlite3 *db = NULL;
+    char path[400];
+    snprintf(path, sizeof path, "%s/journal.sqlite", dir);
+    CHECK(sqlite3_open(path, &db) == SQLITE_OK);
+    char sql[200];
+    snprintf(sql, sizeof sql, "UPDATE jobs SET request_id = 'czk-%llu' WHERE id = %llu", (unsigned long long)b,
+             (unsigned long long)c);
+    CHECK(sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK);
+    sqlite3_close(db);
+    j = NULL;
+    CHECK_MSG(czk_journal_open(&j, dir, msg, sizeof msg) == CZK_OK, "reopen: %s", msg);
+    if (!j) return;
+    snprintf(gen, sizeof gen, "czk-%llu", (unsigned long long)b);
+    CHECK(czk_journal_find_name(j, gen, &jj) == CZK_OK && jj.id == c);
+    CHECK(name_is(j, curio, d));
     czk_journal_close(j);
 }
 
@@ -360,6 +436,7 @@ int main(void) {
         return 1;
     }
     test_basic();
+    test_names();
     test_race();
     test_foreign();
     test_sigkill();

@@ -1,7 +1,8 @@
 /* The proving service end to end on the demo circuit, in a temporary state
  * directory and param cache: development parameters created on first use,
  * submit/await with proofs and public inputs verified independently,
- * request-id idempotency, bad requests, cancel (queued and running), the
+ * job ids (the request id, Curio's shapes included, or a generated one),
+ * request-id idempotency and reuse after a job ended, bad requests, cancel (queued and running), the
  * queue limit, preload/evict (BUSY while in use), close + reopen (the
  * jobs left unfinished are re-queued and each job ends exactly once),
  * threads submitting and awaiting at once (one shared request id), and a
@@ -28,6 +29,8 @@
 #include "test.h"
 
 #define WAIT_MS 60000
+
+typedef char jid[CZK_JOB_ID_MAX]; /* a job id */
 
 /* ---- helpers --------------------------------------------------------------------- */
 
@@ -63,7 +66,7 @@ static czk_service *open_service_at(const char *dir, size_t queue_limit) {
 }
 
 static czk_err submit(czk_service *s, const char *rid, const char *circuit, const char *seed, czk_priority prio,
-                      uint64_t *id, char *msg, size_t msglen) {
+                      jid id, char *msg, size_t msglen) {
     czk_service_request req = {rid, circuit, (const uint8_t *)seed, strlen(seed), prio};
     uint32_t qp;
     return czk_service_submit(s, &req, id, &qp, msg, msglen);
@@ -104,13 +107,13 @@ static bool verify_result(const czk_service_result *r) {
     return true;
 }
 
-static czk_service_job_state await_state(czk_service *s, uint64_t id, bool check_proof) {
+static czk_service_job_state await_state(czk_service *s, const char *id, bool check_proof) {
     czk_service_result r;
     char msg[512] = "";
     czk_err e = czk_service_await(s, id, WAIT_MS, &r, msg, sizeof msg);
-    CHECK_MSG(e == CZK_OK, "await %llu: %s: %s", (unsigned long long)id, czk_err_str(e), msg);
+    CHECK_MSG(e == CZK_OK, "await %s: %s: %s", id, czk_err_str(e), msg);
     if (check_proof && r.state == CZK_SERVICE_JOB_DONE)
-        CHECK_MSG(verify_result(&r), "job %llu: proof does not verify", (unsigned long long)id);
+        CHECK_MSG(verify_result(&r), "job %s: proof does not verify", id);
     czk_service_job_state st = r.state;
     czk_service_result_free(&r);
     return st;
@@ -120,9 +123,10 @@ static czk_service_job_state await_state(czk_service *s, uint64_t id, bool check
 
 static void test_basic(czk_service *s) {
     char msg[512] = "";
-    uint64_t id = 0, id2 = 0;
-    czk_err e = submit(s, NULL, "demo", "5", CZK_PRIO_NORMAL, &id, msg, sizeof msg);
-    CHECK_MSG(e == CZK_OK && id > 0, "submit: %s: %s", czk_err_str(e), msg);
+    jid id = "", id2 = "";
+    czk_err e = submit(s, NULL, "demo", "5", CZK_PRIO_NORMAL, id, msg, sizeof msg);
+    CHECK_MSG(e == CZK_OK && czk_journal_name_is_generated(id, NULL), "submit: %s: %s (id '%s')", czk_err_str(e), msg,
+              id);
     char path[400];
     snprintf(path, sizeof path, "%s/demo.params", param_cache);
     struct stat st;
@@ -144,34 +148,70 @@ static void test_basic(czk_service *s) {
           !memcmp(r.proof, first, CZK_PROOF_BYTES));
     czk_service_result_free(&r);
 
-    /* idempotency */
-    e = submit(s, "req-1", "demo", "7", CZK_PRIO_HIGH, &id, msg, sizeof msg);
-    CHECK_MSG(e == CZK_OK, "submit req-1: %s", msg);
-    e = submit(s, "req-1", "demo", "7", CZK_PRIO_HIGH, &id2, msg, sizeof msg);
-    CHECK_MSG(e == CZK_OK && id2 == id, "resubmit req-1: %s (%llu vs %llu)", czk_err_str(e), (unsigned long long)id2,
-              (unsigned long long)id);
-    e = submit(s, "req-1", "demo", "8", CZK_PRIO_HIGH, &id2, msg, sizeof msg);
+    /* idempotency: the request id is the job id; while the job runs, the
+     * same content is the same job and other content is refused */
+    gate_set(false);
+    e = submit(s, "req-1", "demo", "7", CZK_PRIO_HIGH, id, msg, sizeof msg);
+    CHECK_MSG(e == CZK_OK && !strcmp(id, "req-1"), "submit req-1: %s (id '%s')", msg, id);
+    gate_wait_waiting(1);
+    e = submit(s, "req-1", "demo", "7", CZK_PRIO_HIGH, id2, msg, sizeof msg);
+    CHECK_MSG(e == CZK_OK && !strcmp(id2, id), "resubmit req-1: %s (%s vs %s)", czk_err_str(e), id2, id);
+    e = submit(s, "req-1", "demo", "8", CZK_PRIO_HIGH, id2, msg, sizeof msg);
     CHECK_MSG(e == CZK_ERR_MISMATCH, "req-1 with another input: %s", czk_err_str(e));
-    e = submit(s, "req-1", "synthetic-10", "7", CZK_PRIO_HIGH, &id2, msg, sizeof msg);
+    e = submit(s, "req-1", "synthetic-10", "7", CZK_PRIO_HIGH, id2, msg, sizeof msg);
     CHECK_MSG(e == CZK_ERR_MISMATCH, "req-1 with another circuit: %s", czk_err_str(e));
+    gate_set(true);
     CHECK(await_state(s, id, true) == CZK_SERVICE_JOB_DONE);
-    e = submit(s, "req-1", "demo", "7", CZK_PRIO_HIGH, &id2, msg, sizeof msg);
-    CHECK_MSG(e == CZK_OK && id2 == id, "resubmit of a finished req-1: %s", czk_err_str(e));
+    e = submit(s, "req-1", "demo", "7", CZK_PRIO_HIGH, id2, msg, sizeof msg);
+    CHECK_MSG(e == CZK_OK && !strcmp(id2, id), "resubmit of a finished req-1: %s", czk_err_str(e));
+    /* once it ended, the id can carry new content: a new job replaces it */
+    czk_service_result r1;
+    CHECK(czk_service_await(s, "req-1", 0, &r1, msg, sizeof msg) == CZK_OK && r1.state == CZK_SERVICE_JOB_DONE);
+    e = submit(s, "req-1", "demo", "9", CZK_PRIO_HIGH, id2, msg, sizeof msg);
+    CHECK_MSG(e == CZK_OK && !strcmp(id2, "req-1"), "req-1 reused after its end: %s", czk_err_str(e));
+    CHECK(await_state(s, "req-1", true) == CZK_SERVICE_JOB_DONE);
+    czk_service_result r2;
+    CHECK(czk_service_await(s, "req-1", 0, &r2, msg, sizeof msg) == CZK_OK && r2.state == CZK_SERVICE_JOB_DONE);
+    CHECK_MSG(r1.n_public == 1 && r2.n_public == 1 && memcmp(r1.public_inputs, r2.public_inputs, 32) != 0,
+              "req-1 still answers with its first job's result");
+    czk_service_result_free(&r1);
+    czk_service_result_free(&r2);
+
+    /* Curio's ids, spaces and brackets included; generated ids are reserved */
+    static const char curio[] = "wdpost-1000-0-[12 34 56 78 90 12 34 56]";
+    e = submit(s, curio, "demo", "11", CZK_PRIO_HIGH, id2, msg, sizeof msg);
+    CHECK_MSG(e == CZK_OK && !strcmp(id2, curio), "submit %s: %s", curio, msg);
+    CHECK(await_state(s, curio, true) == CZK_SERVICE_JOB_DONE);
+    bool wr0 = true;
+    CHECK(czk_service_cancel(s, curio, &wr0, msg, sizeof msg) == CZK_OK && !wr0);
+    CHECK(submit(s, "czk-1", "demo", "1", CZK_PRIO_NORMAL, id2, msg, sizeof msg) == CZK_ERR_INVALID_ARGUMENT &&
+          strstr(msg, "reserved"));
+    CHECK(submit(s, "bad-\xc3(", "demo", "1", CZK_PRIO_NORMAL, id2, msg, sizeof msg) == CZK_ERR_INVALID_ARGUMENT &&
+          strstr(msg, "UTF-8"));
+    CHECK(submit(s, "caf\xc3\xa9-1", "demo", "12", CZK_PRIO_NORMAL, id2, msg, sizeof msg) == CZK_OK);
+    CHECK(await_state(s, "caf\xc3\xa9-1", false) == CZK_SERVICE_JOB_DONE);
 
     /* bad requests */
-    CHECK(submit(s, NULL, "no-such-circuit", "1", CZK_PRIO_NORMAL, &id2, msg, sizeof msg) ==
+    CHECK(submit(s, NULL, "no-such-circuit", "1", CZK_PRIO_NORMAL, id2, msg, sizeof msg) ==
           CZK_ERR_INVALID_ARGUMENT);
-    CHECK(submit(s, NULL, "demo", "12x", CZK_PRIO_NORMAL, &id2, msg, sizeof msg) == CZK_ERR_INVALID_ARGUMENT);
+    CHECK(submit(s, NULL, "demo", "12x", CZK_PRIO_NORMAL, id2, msg, sizeof msg) == CZK_ERR_INVALID_ARGUMENT);
     CHECK(strstr(msg, "digit") != NULL);
-    CHECK(submit(s, NULL, "demo", "", CZK_PRIO_NORMAL, &id2, msg, sizeof msg) == CZK_ERR_INVALID_ARGUMENT);
-    CHECK(submit(s, NULL, "demo", "99999999999999999999", CZK_PRIO_NORMAL, &id2, msg, sizeof msg) ==
+    CHECK(submit(s, NULL, "demo", "", CZK_PRIO_NORMAL, id2, msg, sizeof msg) == CZK_ERR_INVALID_ARGUMENT);
+    CHECK(submit(s, NULL, "demo", "99999999999999999999", CZK_PRIO_NORMAL, id2, msg, sizeof msg) ==
           CZK_ERR_INVALID_ARGUMENT);
-    CHECK(submit(s, NULL, "demo", "1", (czk_priority)9, &id2, msg, sizeof msg) == CZK_ERR_INVALID_ARGUMENT);
+    CHECK(submit(s, NULL, "demo", "1", (czk_priority)9, id2, msg, sizeof msg) == CZK_ERR_INVALID_ARGUMENT);
 
     /* unknown ids, cancel of an ended job */
     bool wr = true;
-    CHECK(czk_service_await(s, 999999, 0, &r, msg, sizeof msg) == CZK_ERR_NOT_FOUND);
-    CHECK(czk_service_cancel(s, 999999, &wr, msg, sizeof msg) == CZK_ERR_NOT_FOUND);
+    static const char *const unknown[] = {"999999", "czk-999999", "porep-1-2", "", "a b [c]"};
+    for (size_t u = 0; u < sizeof unknown / sizeof *unknown; u++) {
+        CHECK(czk_service_await(s, unknown[u], 0, &r, msg, sizeof msg) == CZK_ERR_NOT_FOUND);
+        CHECK(czk_service_cancel(s, unknown[u], &wr, msg, sizeof msg) == CZK_ERR_NOT_FOUND);
+    }
+    CHECK(czk_service_await(s, "req-1", 0, &r, msg, sizeof msg) == CZK_OK);
+    czk_service_result_free(&r);
+    /* the generated id of a job that has a request id names nothing */
+    CHECK(czk_service_await(s, NULL, 0, &r, msg, sizeof msg) == CZK_ERR_NOT_FOUND);
     CHECK(czk_service_cancel(s, id, &wr, msg, sizeof msg) == CZK_OK && !wr);
     CHECK(await_state(s, id, false) == CZK_SERVICE_JOB_DONE);
 
@@ -184,20 +224,22 @@ static void test_basic(czk_service *s) {
 
 /* Jobs held by the gate: cancel, queue limit, evict refused. Returns the ids
  * of the 8 jobs (jobs[0] running and cancelled, jobs[7] cancelled). */
-static void test_held(czk_service *s, uint64_t jobs[8]) {
+static void test_held(czk_service *s, jid jobs[8]) {
     char msg[512] = "";
     gate_set(false);
-    czk_err e = submit(s, NULL, "demo", "100", CZK_PRIO_NORMAL, &jobs[0], msg, sizeof msg);
+    czk_err e = submit(s, NULL, "demo", "100", CZK_PRIO_NORMAL, jobs[0], msg, sizeof msg);
     CHECK_MSG(e == CZK_OK, "submit: %s", msg);
     gate_wait_waiting(1); /* job 0 is inside start */
     for (int i = 1; i < 8; i++) {
         char seed[16];
         snprintf(seed, sizeof seed, "%d", 100 + i);
-        e = submit(s, NULL, "demo", seed, CZK_PRIO_NORMAL, &jobs[i], msg, sizeof msg);
+        /* one with a Curio-shaped id: it must survive the restart too */
+        e = submit(s, i == 2 ? "wdpost-1000-2-[1 2 3 4]" : NULL, "demo", seed, CZK_PRIO_NORMAL, jobs[i], msg,
+                   sizeof msg);
         CHECK_MSG(e == CZK_OK, "submit %d: %s", i, msg);
     }
-    uint64_t extra;
-    e = submit(s, NULL, "demo", "200", CZK_PRIO_NORMAL, &extra, msg, sizeof msg);
+    jid extra;
+    e = submit(s, NULL, "demo", "200", CZK_PRIO_NORMAL, extra, msg, sizeof msg);
     CHECK_MSG(e == CZK_ERR_BUSY, "submit over the queue limit: %s", czk_err_str(e));
 
     bool was = true;
@@ -207,12 +249,14 @@ static void test_held(czk_service *s, uint64_t jobs[8]) {
 
     czk_service_status st;
     CHECK(czk_service_status_get(s, &st) == CZK_OK);
-    CHECK(st.jobs_pending == 8 && st.n_jobs == 8 && st.jobs && st.jobs[0].job_id == jobs[0]);
+    CHECK(st.jobs_pending == 8 && st.n_jobs == 8 && st.jobs && !strcmp(st.jobs[0].job_id, jobs[0]));
     if (st.n_jobs == 8) CHECK(st.jobs[0].status == CZK_JOB_RUNNING && st.jobs[7].status == CZK_JOB_QUEUED);
     CHECK(st.n_srs == 1 && st.srs && st.srs[0].ref_count == 8 && st.srs[0].size_bytes > 0);
     czk_service_status_free(&st);
     char *json = czk_service_status_json(s);
-    CHECK(json && strstr(json, "\"active\":[{\"job_id\":"));
+    char want[CZK_JOB_ID_MAX + 64];
+    snprintf(want, sizeof want, "\"active\":[{\"job_id\":\"%.255s\"", jobs[0]);
+    CHECK_MSG(json && strstr(json, want), "status JSON without %s", want);
     free(json);
 
     czk_service_result r;
@@ -234,7 +278,7 @@ static czk_service *open_service(size_t queue_limit) { return open_service_at(st
 /* A child process submits jobs in a loop and reports each id once its
  * submit returned; it is killed with SIGKILL. Runs before this process has
  * threads. Returns the ids reported (malloc'd). */
-static uint64_t *crash_child(size_t *n) {
+static jid *crash_child(size_t *n) {
     *n = 0;
     int fds[2];
     if (pipe(fds) != 0) return NULL;
@@ -245,20 +289,21 @@ static uint64_t *crash_child(size_t *n) {
         if (!s) _exit(3);
         for (unsigned i = 0;; i++) {
             char seed[16], msg[256];
-            uint64_t id;
+            jid id = "";
             snprintf(seed, sizeof seed, "%u", 500 + i);
-            if (submit(s, NULL, "demo", seed, (czk_priority)(i % 4), &id, msg, sizeof msg) != CZK_OK) _exit(4);
-            if (write(fds[1], &id, sizeof id) != (ssize_t)sizeof id) _exit(5);
+            if (submit(s, NULL, "demo", seed, (czk_priority)(i % 4), id, msg, sizeof msg) != CZK_OK) _exit(4);
+            if (write(fds[1], id, sizeof id) != (ssize_t)sizeof id) _exit(5);
         }
     }
     close(fds[1]);
     size_t cap = 64;
-    uint64_t *ids = malloc(cap * sizeof *ids), id;
-    while (*n < 12 && read(fds[0], &id, sizeof id) == (ssize_t)sizeof id) ids[(*n)++] = id;
+    jid *ids = malloc(cap * sizeof *ids), id;
+    /* ids of sizeof(jid) bytes: a pipe write of up to PIPE_BUF bytes is atomic */
+    while (*n < 12 && read(fds[0], id, sizeof id) == (ssize_t)sizeof id) memcpy(ids[(*n)++], id, sizeof id);
     kill(pid, SIGKILL);
-    while (read(fds[0], &id, sizeof id) == (ssize_t)sizeof id) {
+    while (read(fds[0], id, sizeof id) == (ssize_t)sizeof id) {
         if (*n == cap) ids = realloc(ids, (cap *= 2) * sizeof *ids);
-        ids[(*n)++] = id;
+        memcpy(ids[(*n)++], id, sizeof id);
     }
     close(fds[0]);
     int status;
@@ -276,20 +321,20 @@ typedef struct {
 typedef struct {
     czk_service *s;
     int t;
-    uint64_t dup_id;
+    jid dup_id;
     int done;
 } worker;
 
 static void *worker_main(void *arg) {
     worker *w = arg;
     char msg[512];
-    uint64_t ids[4];
+    jid ids[4];
     for (int i = 0; i < 4; i++) {
         char rid[32], seed[16];
         snprintf(rid, sizeof rid, "w%d-%d", w->t, i);
         snprintf(seed, sizeof seed, "%d", 1000 + w->t * 10 + i);
-        czk_err e = submit(w->s, rid, "demo", seed, (czk_priority)(i % 4), &ids[i], msg, sizeof msg);
-        if (e == CZK_OK && i == 1) e = submit(w->s, "shared", "demo", "77", CZK_PRIO_HIGH, &w->dup_id, msg, sizeof msg);
+        czk_err e = submit(w->s, rid, "demo", seed, (czk_priority)(i % 4), ids[i], msg, sizeof msg);
+        if (e == CZK_OK && i == 1) e = submit(w->s, "shared", "demo", "77", CZK_PRIO_HIGH, w->dup_id, msg, sizeof msg);
         if (e != CZK_OK) {
             fprintf(stderr, "thread %d: submit %d: %s: %s\n", w->t, i, czk_err_str(e), msg);
             return NULL;
@@ -310,14 +355,15 @@ static void test_concurrent(czk_service *s) {
     pthread_t th[T];
     worker w[T];
     for (int t = 0; t < T; t++) {
-        w[t] = (worker){s, t, 0, 0};
+        memset(&w[t], 0, sizeof w[t]);
+        w[t].s = s;
+        w[t].t = t;
         pthread_create(&th[t], NULL, worker_main, &w[t]);
     }
     for (int t = 0; t < T; t++) pthread_join(th[t], NULL);
     for (int t = 0; t < T; t++) {
         CHECK_MSG(w[t].done == 4, "thread %d: %d of 4 jobs done", t, w[t].done);
-        CHECK_MSG(w[t].dup_id != 0 && w[t].dup_id == w[0].dup_id, "thread %d: shared request id gave job %llu, not %llu",
-                  t, (unsigned long long)w[t].dup_id, (unsigned long long)w[0].dup_id);
+        CHECK_MSG(!strcmp(w[t].dup_id, "shared"), "thread %d: the shared request id gave job '%s'", t, w[t].dup_id);
     }
     CHECK(await_state(s, w[0].dup_id, true) == CZK_SERVICE_JOB_DONE);
 }
@@ -381,14 +427,15 @@ int main(void) {
     snprintf(crash_dir, sizeof crash_dir, "%s/crash", root);
     if (czk_backend_cpu_open(&cpu_be, NULL) != CZK_OK) return 1;
     size_t n_crash = 0;
-    uint64_t *crash_ids = crash_child(&n_crash);
+    jid *crash_ids = crash_child(&n_crash);
     CHECK(crash_ids && n_crash >= 12);
 
     czk_service *s = open_service(8);
     if (!s) return test_finish("service");
     test_basic(s);
     test_status_gpu(s);
-    uint64_t jobs[8] = {0};
+    jid jobs[8];
+    memset(jobs, 0, sizeof jobs);
     test_held(s, jobs);
 
     /* close while jobs are held: the gate opens as close begins, so a few
@@ -411,11 +458,12 @@ int main(void) {
     if (!s) return test_finish("service");
     CHECK(await_state(s, jobs[0], false) == CZK_SERVICE_JOB_CANCELLED);
     CHECK(await_state(s, jobs[7], false) == CZK_SERVICE_JOB_CANCELLED);
+    CHECK(!strcmp(jobs[2], "wdpost-1000-2-[1 2 3 4]"));
     for (int i = 1; i < 7; i++) CHECK_MSG(await_state(s, jobs[i], true) == CZK_SERVICE_JOB_DONE, "job %d", i);
     czk_service_status st;
     CHECK(czk_service_status_get(s, &st) == CZK_OK);
-    /* each job ended exactly once: 2 done before, 6 done and 2 cancelled now */
-    CHECK_MSG(st.jobs_completed == 8 && st.jobs_cancelled == 2 && st.jobs_failed == 0 && st.jobs_pending == 0,
+    /* each job ended exactly once: 5 done before, 6 done and 2 cancelled now */
+    CHECK_MSG(st.jobs_completed == 11 && st.jobs_cancelled == 2 && st.jobs_failed == 0 && st.jobs_pending == 0,
               "completed %llu cancelled %llu failed %llu pending %llu", (unsigned long long)st.jobs_completed,
               (unsigned long long)st.jobs_cancelled, (unsigned long long)st.jobs_failed,
               (unsigned long long)st.jobs_pending);
@@ -427,16 +475,16 @@ int main(void) {
     CHECK(czk_service_evict(s, "demo", &was, &freed, msg, sizeof msg) == CZK_OK && was && freed > 0);
     CHECK(czk_service_evict(s, "demo", &was, &freed, msg, sizeof msg) == CZK_OK && !was && freed == 0);
     CHECK(czk_service_preload(s, "demo", &already, &ms, msg, sizeof msg) == CZK_OK && !already);
-    uint64_t id;
-    CHECK(submit(s, NULL, "demo", "42", CZK_PRIO_LOW, &id, msg, sizeof msg) == CZK_OK);
+    jid id;
+    CHECK(submit(s, NULL, "demo", "42", CZK_PRIO_LOW, id, msg, sizeof msg) == CZK_OK);
     CHECK(await_state(s, id, true) == CZK_SERVICE_JOB_DONE);
     test_concurrent(s);
     CHECK(czk_service_status_get(s, &st) == CZK_OK);
-    CHECK_MSG(st.jobs_completed == 8 + 1 + 16 + 1 && st.jobs_pending == 0, "completed %llu",
+    CHECK_MSG(st.jobs_completed == 11 + 1 + 16 + 1 && st.jobs_pending == 0, "completed %llu",
               (unsigned long long)st.jobs_completed);
     czk_service_status_free(&st);
     czk_service_stop_accepting(s);
-    CHECK(submit(s, NULL, "demo", "43", CZK_PRIO_LOW, &id, msg, sizeof msg) == CZK_ERR_SHUTDOWN);
+    CHECK(submit(s, NULL, "demo", "43", CZK_PRIO_LOW, id, msg, sizeof msg) == CZK_ERR_SHUTDOWN);
     czk_service_close(s);
 
     /* after the SIGKILL: every job whose submit returned is there and ends
@@ -444,8 +492,8 @@ int main(void) {
     s = open_service_at(crash_dir, 1024);
     if (s) {
         for (size_t i = 0; i < n_crash; i++)
-            CHECK_MSG(await_state(s, crash_ids[i], true) == CZK_SERVICE_JOB_DONE, "job %llu of the killed child",
-                      (unsigned long long)crash_ids[i]);
+            CHECK_MSG(await_state(s, crash_ids[i], true) == CZK_SERVICE_JOB_DONE, "job %s of the killed child",
+                      crash_ids[i]);
         czk_service_close(s);
     }
     printf("service: %zu jobs of a child killed with SIGKILL all proved after the reopen\n", n_crash);
