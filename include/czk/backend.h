@@ -94,6 +94,14 @@ void czk_backend_cuda_timings_get(czk_backend *be, czk_backend_cuda_timings *out
 const char *czk_backend_cuda_describe(czk_backend *be);
 /* Bytes the backend holds on its device (resident bases, tables). */
 size_t czk_backend_cuda_mem_used(czk_backend *be);
+/* The device the CUDA backend proves on, for status: its ordinal and its
+ * memory as the driver reports it now. false for another backend (then
+ * *out is zeroed); vram_* stay 0 when the driver cannot be asked. */
+typedef struct {
+    int ordinal;
+    size_t vram_total_bytes, vram_free_bytes;
+} czk_backend_cuda_device;
+bool czk_backend_cuda_device_get(czk_backend *be, czk_backend_cuda_device *out);
 
 static inline const char *czk_backend_name(const czk_backend *be) { return be->ops->name; }
 static inline czk_err czk_backend_start(czk_backend *be, czk_backend_pending **out, const czk_params *params,

@@ -148,6 +148,7 @@ typedef struct {
  * (czk_backend_cuda_timings) and what it holds on the device. */
 typedef struct {
     bool present;
+    czk_backend_cuda_device dev; /* ordinal, VRAM total and free */
     char device[160];
     czk_backend_cuda_timings t;
     size_t device_bytes;

@@ -772,6 +772,17 @@ const char *czk_backend_cuda_describe(czk_backend *be) {
     return czk_gpu_describe(((cuda_backend *)be->impl)->gpu);
 }
 
+bool czk_backend_cuda_device_get(czk_backend *be, czk_backend_cuda_device *out) {
+    memset(out, 0, sizeof *out);
+    if (!be || be->ops != &CUDA_OPS) return false;
+    const cuda_backend *cb = be->impl;
+    out->ordinal = cb->cfg.ordinal;
+    char m[128];
+    if (czk_gpu_mem_info(cb->cfg.ordinal, &out->vram_free_bytes, &out->vram_total_bytes, m, sizeof m) != CZK_OK)
+        out->vram_free_bytes = out->vram_total_bytes = 0;
+    return true;
+}
+
 size_t czk_backend_cuda_mem_used(czk_backend *be) {
     if (!be || be->ops != &CUDA_OPS) return 0;
     /* the device's accounting has a mutex of its own: no waiting for the

@@ -11,7 +11,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "czk/gpu.h"
 #include "czk/log.h"
 #include "grpc_call.h"
 
@@ -187,23 +186,16 @@ static void handle_status(call_ctx *c) {
         return;
     }
     char *json = czk_service_status_json(c->srv->svc);
-    int ngpu = czk_gpu_count();
-    if (ngpu < 0) ngpu = 0;
-    if (ngpu > 64) ngpu = 64;
-    Cuzk__V1__GPUStatus gpus[64], *gpu_ptrs[64];
-    char gpu_names[64][16];
-    for (int i = 0; i < ngpu; i++) {
-        cuzk__v1__gpustatus__init(&gpus[i]);
-        gpus[i].ordinal = (uint32_t)i;
-        snprintf(gpu_names[i], sizeof gpu_names[i], "cuda:%d", i);
-        gpus[i].name = gpu_names[i];
-        size_t fb = 0, tb = 0;
-        char m[128];
-        if (czk_gpu_mem_info(i, &fb, &tb, m, sizeof m) == CZK_OK) {
-            gpus[i].vram_total_bytes = tb;
-            gpus[i].vram_free_bytes = fb;
-        }
-        gpu_ptrs[i] = &gpus[i];
+    /* the device the engine's backend proves on, as the backend reports it
+     * (none with the CPU backend): the service never asks CUDA itself */
+    Cuzk__V1__GPUStatus gpu, *gpu_ptrs[1] = {&gpu};
+    cuzk__v1__gpustatus__init(&gpu);
+    size_t ngpu = st.gpu.present ? 1 : 0;
+    if (ngpu) {
+        gpu.ordinal = (uint32_t)st.gpu.dev.ordinal;
+        gpu.name = st.gpu.device;
+        gpu.vram_total_bytes = st.gpu.dev.vram_total_bytes;
+        gpu.vram_free_bytes = st.gpu.dev.vram_free_bytes;
     }
     Cuzk__V1__SRSStatus *srs = calloc(st.n_srs ? st.n_srs : 1, sizeof *srs);
     Cuzk__V1__SRSStatus **srs_ptrs = calloc(st.n_srs ? st.n_srs : 1, sizeof *srs_ptrs);
@@ -255,7 +247,7 @@ static void handle_status(call_ctx *c) {
     }
 
     Cuzk__V1__GetStatusResponse r = CUZK__V1__GET_STATUS_RESPONSE__INIT;
-    r.n_gpus = (size_t)ngpu;
+    r.n_gpus = ngpu;
     r.gpus = gpu_ptrs;
     r.n_loaded_srs = st.n_srs;
     r.loaded_srs = srs_ptrs;

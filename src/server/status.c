@@ -51,6 +51,7 @@ czk_err czk_service_status_get(czk_service *s, czk_service_status *out) {
         snprintf(out->gpu.device, sizeof out->gpu.device, "%s", czk_backend_cuda_describe(be));
         czk_backend_cuda_timings_get(be, &out->gpu.t);
         out->gpu.device_bytes = czk_backend_cuda_mem_used(be);
+        czk_backend_cuda_device_get(be, &out->gpu.dev);
     }
     out->queue_limit = s->cfg.queue_limit;
     czk_err e = CZK_OK;

@@ -136,8 +136,9 @@ class Status(Base):
         self.assertIn("memory", js)
         for q in r.queues:
             self.assertTrue(q.proof_kind)
-        for g in r.gpus:
-            self.assertGreaterEqual(g.vram_total_bytes, g.vram_free_bytes)
+        # czkd runs here with --backend cpu: no GPU is listed (devices come from the backend)
+        self.assertEqual(len(r.gpus), 0, r.gpus)
+        self.assertEqual(js["backend"], "cpu")
 
     def test_get_metrics(self):
         r = self.stub.GetMetrics(pb.GetMetricsRequest(), timeout=30)

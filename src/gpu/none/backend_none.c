@@ -21,6 +21,12 @@ const char *czk_backend_cuda_describe(czk_backend *be) {
     return "";
 }
 
+bool czk_backend_cuda_device_get(czk_backend *be, czk_backend_cuda_device *out) {
+    (void)be;
+    memset(out, 0, sizeof *out);
+    return false;
+}
+
 size_t czk_backend_cuda_mem_used(czk_backend *be) {
     (void)be;
     return 0;
