@@ -7,7 +7,7 @@
  * ranks), prep (canonical scalars by base index, classed 0 / 1 / big and
  * counted); compaction (CUB select: the ones' and the big scalars' base
  * indices, the big scalars gathered when at most half are big; skipped
- * when all are big); the ones' sum (a flat pass over their list, then a
+ * when all are big; both in msm_scalars.c); the ones' sum (a flat pass over their list, then a
  * tree of partial sums); Pippenger over the m_big big scalars only, c
  * chosen from m_big: per window of c bits: digits, CUB radix sort by
  * bucket (on a second stream, a window ahead), for G1 from 2^23 big scalars
@@ -25,11 +25,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "czk/gpu.h"
-#include "gpu_err.h"
-#include "gpu_internal.h"
+#include "msm_host.h"
 
 #define MSM_SLICE_MAX 256 /* most sorted pairs per thread of the chunks kernel */
+
+static const char *prof_name[P_COUNT] = {"upload+prep", "compact", "ones",     "digits+sort", "pairs",
+                                         "chunks",      "fix",     "sums",     "host"};
 
 /* Resident bases of either group; the public handles of the two groups are
  * this struct under two names (so that a G1 handle cannot be passed for a
@@ -117,65 +118,6 @@ static unsigned msm_pair_rounds(const msm_group *G, size_t m, size_t nset) {
     return m >= ((size_t)1 << 25) ? 3 : 2;
 }
 
-/* CZK_GPU_MSM_PROFILE=1: each stage is waited for and its time printed to
- * stderr (for tuning; it slows the call). */
-enum { P_PREP, P_COMPACT, P_ONES, P_SORT, P_PAIRS, P_CHUNKS, P_FIX, P_SUMS, P_HOST, P_COUNT };
-typedef struct {
-    int on;
-    double t0, acc[P_COUNT];
-} msm_prof;
-static const char *prof_name[P_COUNT] = {"upload+prep", "compact", "ones",     "digits+sort", "pairs",
-                                         "chunks",      "fix",     "sums",     "host"};
-
-static double prof_now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
-
-static void prof_start(msm_prof *prof) {
-    memset(prof, 0, sizeof *prof);
-    const char *penv = getenv("CZK_GPU_MSM_PROFILE");
-    prof->on = penv && penv[0] == '1';
-    prof->t0 = prof_now();
-}
-
-static void prof_mark(msm_prof *p, int stage, cudaStream_t st) {
-    if (!p->on) return;
-    cudaStreamSynchronize(st);
-    double t = prof_now();
-    p->acc[stage] += t - p->t0;
-    p->t0 = t;
-}
-
-enum { B_SCALARS, B_WORDS, B_PREFIX, B_SCANTEMP, B_SCAL, B_CLS, B_CNT, B_SELTEMP, B_ONESIDX, B_BIGIDX, B_SCALBIG, B_KIN,
-       B_KOUT, B_VIN, B_VOUT, B_TEMP, B_PART, B_BUCK, B_SEG, B_ONES0, B_ONES1, B_JAC, B_PARTS, B_PARTS2, B_KOUT2, B_VOUT2,
-       B_RANGE, B_PTS, B_PSCR, B_COUNT };
-
-typedef struct {
-    czk_gpu *g;
-    void *p[B_COUNT];
-    size_t bytes[B_COUNT];
-} msm_bufs;
-
-static czk_err buf_alloc(msm_bufs *b, int k, size_t bytes, const char *what, char *msg, size_t msglen) {
-    czk_err e = (czk_err)czk_gpu_dev_alloc(b->g, &b->p[k], bytes, what, msg, msglen);
-    if (e == CZK_OK) b->bytes[k] = bytes;
-    return e;
-}
-
-static void buf_free(msm_bufs *b, int k) {
-    czk_gpu_dev_free(b->g, b->p[k], b->bytes[k]);
-    b->p[k] = NULL;
-    b->bytes[k] = 0;
-}
-
-#define CKE(call)               \
-    do {                        \
-        e = (call);             \
-        if (e != CZK_OK) goto out; \
-    } while (0)
-
 /* Common checks: r, the pointers, the density map's length; *nset = the
  * participating scalars (< 2^31). */
 static czk_err check_args(const void *r, const void *bases, const void *scalars, size_t n, const czk_bitmap *density,
@@ -209,137 +151,6 @@ static unsigned msm_window_glog(const msm_group *G, unsigned W, int c) {
     if (env && env[0] && atoi(env) >= 0 && atoi(env) <= 24) glog = (unsigned)atoi(env);
     return glog < whole ? glog : whole;
 }
-
-/* Prepared scalars: a call's prep and compaction, kept for every MSM over
- * the same scalars and density (B in G1 and in G2). b holds B_SCAL or
- * B_SCALBIG, B_ONESIDX and B_BIGIDX; scal: the big scalars' canonical
- * values, gathered (mbig of them) or by base index (nset, read through
- * bidx when gather); bidx NULL when every scalar is big. */
-struct czk_gpu_msm_scalars {
-    msm_bufs b;
-    size_t n, nset, mones, mbig;
-    int gather;
-    const void *scal;
-    const uint32_t *bidx;
-    double t_prep, t_compact; /* profiled (ms), shown by the first MSM */
-    int shown;
-};
-
-static void scalars_release(czk_gpu_msm_scalars *sc) {
-    for (int k = 0; k < B_COUNT; k++) buf_free(&sc->b, k);
-}
-
-/* Prep and compaction of n device scalars (Montgomery czk_fr) into sc,
- * nset of them participating (checked; > 0; the device current): by the
- * device density dd, else by the host map density (its words uploaded and
- * their prefix counts made on the device), else all. When scal_bytes > 0
- * the call owns dscalars (scal_bytes allocated against g's cap) and frees
- * it after the prep kernel or on error. On error sc holds nothing.
- *
- * After prep, the scalars are compacted by class: the ones' base indices
- * (their sum: msm_ones_kernel, flat over the list) and, unless every
- * scalar is big (neither 0 nor 1), the big ones' indices; Pippenger runs
- * over the m_big big scalars only, its window chosen from m_big. With at
- * most half of them big, their canonical scalars are gathered into a dense
- * array (and the full one freed); else digits reads them through the index
- * list. */
-static czk_err scalars_prep(czk_gpu *g, const void *dscalars, size_t scal_bytes, size_t n, const czk_bitmap *density,
-                            const czk_gpu_density *dd, size_t nset, czk_gpu_msm_scalars *sc, msm_prof *prof,
-                            char *msg, size_t msglen) {
-    memset(sc, 0, sizeof *sc);
-    msm_bufs *b = &sc->b;
-    b->g = g;
-    sc->n = n;
-    sc->nset = nset;
-    if (scal_bytes) {
-        b->p[B_SCALARS] = (void *)(uintptr_t)dscalars;
-        b->bytes[B_SCALARS] = scal_bytes;
-    }
-    czk_err e = CZK_OK;
-    cudaStream_t st = czk_gpu_stream(g);
-    size_t mones = 0, mbig = 0;
-
-    /* canonical scalars, their classes and counts */
-    CKE(buf_alloc(b, B_SCAL, nset * sizeof(czk_fr), "the MSM scalars", msg, msglen));
-    CKE(buf_alloc(b, B_CLS, nset, "the MSM scalars", msg, msglen));
-    CKE(buf_alloc(b, B_CNT, 4 * sizeof(uint32_t), "the MSM scalars", msg, msglen));
-    CZK_CUDA_CK_OUT(cudaMemsetAsync(b->p[B_CNT], 0, 4 * sizeof(uint32_t), st));
-    const void *words = dd ? dd->words : NULL, *prefix = dd ? dd->prefix : NULL;
-    if (!dd && density) { /* the words up, their prefix counts on the device */
-        const size_t nw = (n + 63) / 64;
-        size_t tb = 0;
-        CKE(buf_alloc(b, B_WORDS, nw * 8, "the density map", msg, msglen));
-        CKE(buf_alloc(b, B_PREFIX, nw * 8, "the density map", msg, msglen));
-        CZK_CUDA_CK_OUT(cudaMemcpyAsync(b->p[B_WORDS], density->words, nw * 8, cudaMemcpyHostToDevice, st));
-        CZK_CUDA_CK_OUT(czk_gpu_density_prefix(NULL, &tb, b->p[B_WORDS], nw, b->p[B_PREFIX], st));
-        CKE(buf_alloc(b, B_SCANTEMP, tb ? tb : 1, "the density map", msg, msglen));
-        CZK_CUDA_CK_OUT(czk_gpu_density_prefix(b->p[B_SCANTEMP], &tb, b->p[B_WORDS], nw, b->p[B_PREFIX], st));
-        words = b->p[B_WORDS];
-        prefix = b->p[B_PREFIX];
-    }
-    uint32_t cnt[2] = {0, 0};
-    CZK_CUDA_CK_OUT(czk_gpu_launch_msm_prep(dscalars, n, words, prefix, b->p[B_SCAL], b->p[B_CLS], 1, b->p[B_CNT], st));
-    CZK_CUDA_CK_OUT(cudaMemcpyAsync(cnt, b->p[B_CNT], sizeof cnt, cudaMemcpyDeviceToHost, st));
-    CZK_CUDA_CK_OUT(cudaStreamSynchronize(st));
-    prof_mark(prof, P_PREP, st);
-    buf_free(b, B_SCALARS);
-    buf_free(b, B_WORDS);
-    buf_free(b, B_PREFIX);
-    buf_free(b, B_SCANTEMP);
-    mones = cnt[0];
-    mbig = cnt[1];
-    if (mones + mbig > nset) {
-        e = czk_fail(msg, msglen, CZK_ERR_IO, "GPU MSM: inconsistent scalar counts");
-        goto out;
-    }
-    /* compaction */
-    const void *dscal = b->p[B_SCAL];
-    const uint32_t *bidx = NULL;
-    const int gather = mbig < nset && 2 * mbig > nset; /* digits reads scal[bidx[i]] */
-    if (mones || (mbig && mbig < nset)) {
-        size_t tb = 0;
-        CZK_CUDA_CK_OUT(czk_gpu_msm_select(NULL, &tb, b->p[B_CLS], 1, NULL, NULL, nset, st));
-        CKE(buf_alloc(b, B_SELTEMP, tb ? tb : 1, "the MSM select", msg, msglen));
-        uint32_t *dcnt = b->p[B_CNT];
-        if (mones) {
-            size_t t = tb;
-            CKE(buf_alloc(b, B_ONESIDX, mones * 4, "the MSM ones", msg, msglen));
-            CZK_CUDA_CK_OUT(czk_gpu_msm_select(b->p[B_SELTEMP], &t, b->p[B_CLS], 1, b->p[B_ONESIDX], dcnt + 2, nset, st));
-        }
-        if (mbig && mbig < nset) {
-            size_t t = tb;
-            CKE(buf_alloc(b, B_BIGIDX, mbig * 4, "the MSM digits", msg, msglen));
-            CZK_CUDA_CK_OUT(czk_gpu_msm_select(b->p[B_SELTEMP], &t, b->p[B_CLS], 2, b->p[B_BIGIDX], dcnt + 3, nset, st));
-            bidx = b->p[B_BIGIDX];
-            if (!gather) {
-                CKE(buf_alloc(b, B_SCALBIG, mbig * sizeof(czk_fr), "the MSM scalars", msg, msglen));
-                CZK_CUDA_CK_OUT(czk_gpu_launch_msm_gather(b->p[B_SCAL], bidx, mbig, b->p[B_SCALBIG], st));
-            }
-        }
-        CZK_CUDA_CK_OUT(cudaStreamSynchronize(st));
-        buf_free(b, B_SELTEMP);
-        if (b->p[B_SCALBIG]) {
-            buf_free(b, B_SCAL);
-            dscal = b->p[B_SCALBIG];
-        }
-    }
-    buf_free(b, B_CLS);
-    if (!mbig) buf_free(b, B_SCAL);
-    prof_mark(prof, P_COMPACT, st);
-    sc->mones = mones;
-    sc->mbig = mbig;
-    sc->gather = gather;
-    sc->scal = mbig ? dscal : NULL;
-    sc->bidx = bidx;
-out:
-    if (e != CZK_OK) {
-        cudaStreamSynchronize(st);
-        (void)cudaGetLastError();
-        scalars_release(sc);
-    }
-    return e;
-}
-
 
 /* The MSM over device bases (nset of them used) and the prepared scalars
  * sc (nset > 0, the device current): the ones' sum, then Pippenger over
@@ -528,54 +339,11 @@ static czk_err msm_core(czk_gpu *g, const msm_group *G, void *r, const void *dba
     msm_prof prof;
     prof_start(&prof);
     czk_gpu_msm_scalars sc;
-    czk_err e = scalars_prep(g, dscalars, scal_bytes, n, density, NULL, nset, &sc, &prof, msg, msglen);
+    czk_err e = czk_gpu_msm_scalars_prep(g, dscalars, scal_bytes, n, density, NULL, nset, &sc, &prof, msg, msglen);
     if (e != CZK_OK) return e;
     e = msm_run(g, G, r, dbases, &sc, &prof, msg, msglen);
-    scalars_release(&sc);
+    czk_gpu_msm_scalars_release(&sc);
     return e;
-}
-
-/* ---- prepared scalars (gpu_internal.h) ------------------------------------- */
-
-static czk_err set_device(const czk_gpu *g, char *msg, size_t msglen);
-
-czk_err czk_gpu_msm_scalars_make(czk_gpu *g, const void *dev_scalars, size_t n, const czk_gpu_density *dd,
-                                 czk_gpu_msm_scalars **out, char *msg, size_t msglen) {
-    if (!out) return czk_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument");
-    *out = NULL;
-    if (!g || (n && !dev_scalars) || (dd && (dd->g != g || dd->n != n)))
-        return czk_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument");
-    const size_t nset = dd ? dd->nset : n;
-    if (nset >= ((size_t)1 << 31))
-        return czk_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "GPU MSM: 2^31 or more scalars");
-    czk_gpu_msm_scalars *sc = calloc(1, sizeof *sc);
-    if (!sc) return czk_fail(msg, msglen, CZK_ERR_NO_MEMORY, "out of host memory");
-    sc->b.g = g;
-    sc->n = n;
-    czk_err e = CZK_OK;
-    if (nset) {
-        msm_prof prof;
-        prof_start(&prof);
-        e = set_device(g, msg, msglen);
-        if (e == CZK_OK) e = scalars_prep(g, dev_scalars, 0, n, NULL, dd, nset, sc, &prof, msg, msglen);
-        sc->t_prep = prof.acc[P_PREP];
-        sc->t_compact = prof.acc[P_COMPACT];
-    }
-    if (e != CZK_OK) {
-        free(sc);
-        return e;
-    }
-    *out = sc;
-    return CZK_OK;
-}
-
-size_t czk_gpu_msm_scalars_count(const czk_gpu_msm_scalars *sc) { return sc ? sc->nset : 0; }
-
-void czk_gpu_msm_scalars_free(czk_gpu_msm_scalars *sc) {
-    if (!sc) return;
-    cudaSetDevice(czk_gpu_ordinal(sc->b.g));
-    scalars_release(sc);
-    free(sc);
 }
 
 static czk_err msm_prepared(czk_gpu *g, const msm_group *G, void *r, const void *dev_bases, size_t n_bases,
@@ -588,7 +356,7 @@ static czk_err msm_prepared(czk_gpu *g, const msm_group *G, void *r, const void 
         G->set_inf(r);
         return CZK_OK;
     }
-    czk_err e = set_device(g, msg, msglen);
+    czk_err e = czk_gpu_msm_set_device(g, msg, msglen);
     if (e != CZK_OK) return e;
     msm_prof prof;
     prof_start(&prof);
@@ -733,16 +501,11 @@ out:
     return e;
 }
 
-static czk_err set_device(const czk_gpu *g, char *msg, size_t msglen) {
-    cudaError_t ce = cudaSetDevice(czk_gpu_ordinal(g));
-    return ce == cudaSuccess ? CZK_OK : CZK_CUDA_ERR(ce, "cudaSetDevice");
-}
-
 /* Device bases: count affine points copied from the host (*p NULL on error). */
 static czk_err bases_upload(czk_gpu *g, const msm_group *G, const void *bases, size_t count, void **p, char *msg,
                             size_t msglen) {
     *p = NULL;
-    czk_err e = set_device(g, msg, msglen);
+    czk_err e = czk_gpu_msm_set_device(g, msg, msglen);
     if (e != CZK_OK) return e;
     size_t bytes = count * G->aff_bytes;
     e = (czk_err)czk_gpu_dev_alloc(g, p, bytes, "the MSM bases", msg, msglen);
@@ -792,7 +555,7 @@ static czk_err msm_resident(czk_gpu *g, const msm_group *G, void *r, const msm_b
         e = czk_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "GPU MSM: more scalars than resident bases");
     if (e == CZK_OK && nset == 0) G->set_inf(r);
     if (e == CZK_OK && nset > 0) {
-        e = set_device(g, msg, msglen);
+        e = czk_gpu_msm_set_device(g, msg, msglen);
         if (e == CZK_OK) e = msm_core_host(g, G, r, rb->p, scalars, n, density, nset, msg, msglen);
     }
     return e;
@@ -807,7 +570,7 @@ static czk_err msm_dev(czk_gpu *g, const msm_group *G, void *r, const void *dev_
         e = czk_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "GPU MSM: more scalars than device bases");
     if (e == CZK_OK && nset == 0) G->set_inf(r);
     if (e == CZK_OK && nset > 0) {
-        e = set_device(g, msg, msglen);
+        e = czk_gpu_msm_set_device(g, msg, msglen);
         if (e == CZK_OK) e = msm_core(g, G, r, dev_bases, dev_scalars, 0, n, density, nset, msg, msglen);
     }
     return e;
