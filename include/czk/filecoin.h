@@ -105,4 +105,24 @@ czk_err czk_fil_challenges_interactive(uint64_t nodes, const uint8_t replica_id[
 czk_err czk_fil_challenges_non_interactive(uint64_t nodes, const uint8_t replica_id[32], const uint8_t comm_r[32],
                                            uint32_t k, uint32_t count, uint64_t *out, char *msg, size_t msglen);
 
+/* ---- synthetic PoRep (stacked/vanilla/challenges.rs mod synthetic) --------- */
+
+/* The number of synthetic challenges of a sector: min(nodes, 2^18)
+ * (DEFAULT_SYNTH_CHALLENGE_COUNT). */
+uint32_t czk_fil_synth_count(uint64_t nodes);
+/* Synthetic challenge i (< num_synth) of the sector: the ChaCha20 keystream
+ * (nonce "synth-porep\0") keyed by BLAKE2b-256 keyed
+ * "filecoin.io|PoRep|1|Synthetic|1|Generation" of replica_id ‖ comm_r; its
+ * bytes [32i, 32i + 32) as a little-endian integer x, node = 1 + x mod (nodes − 1). */
+czk_err czk_fil_synth_challenge(uint64_t nodes, uint32_t num_synth, const uint8_t replica_id[32],
+                                const uint8_t comm_r[32], uint32_t i, uint64_t *out, char *msg, size_t msglen);
+/* The count challenges of partition k of a synthetic PoRep: the synthetic
+ * challenges numbered u32 LE of the ChaCha20 keystream keyed by BLAKE2b-256
+ * keyed "filecoin.io|PoRep|1|Synthetic|1|Selection" of replica_id ‖ seed, at
+ * bytes [4(count·k + t), +4), mod num_synth. num_synth is
+ * czk_fil_synth_count(nodes) in the protocol. */
+czk_err czk_fil_challenges_synthetic(uint64_t nodes, uint32_t num_synth, const uint8_t replica_id[32],
+                                     const uint8_t comm_r[32], const uint8_t seed[32], uint32_t k, uint32_t count,
+                                     uint64_t *out, char *msg, size_t msglen);
+
 #endif

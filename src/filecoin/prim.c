@@ -1,6 +1,7 @@
 /* ChaCha block function (RFC 8439 §2.1–2.3, rounds as a parameter) and a
  * one-block BLAKE2b-512 (RFC 7693) for the Feistel round function. */
 #include <openssl/evp.h>
+#include <string.h>
 
 #include "prim.h"
 
@@ -69,6 +70,94 @@ static const uint8_t B2_SIGMA[12][16] = {
         a = a + b + (y); d = rotr64(d ^ a, 16); \
         c = c + d; b = rotr64(b ^ c, 63);       \
     } while (0)
+
+/* the compression function F: h updated by block m, t bytes so far, last or not */
+static void b2_compress(uint64_t h[8], const uint64_t m[16], uint64_t t, int last) {
+    uint64_t v[16];
+    for (int i = 0; i < 8; i++) {
+        v[i] = h[i];
+        v[8 + i] = B2_IV[i];
+    }
+    v[12] ^= t;
+    if (last) v[14] = ~v[14];
+    for (int r = 0; r < 12; r++) {
+        const uint8_t *s = B2_SIGMA[r];
+        G(v[0], v[4], v[8], v[12], m[s[0]], m[s[1]]);
+        G(v[1], v[5], v[9], v[13], m[s[2]], m[s[3]]);
+        G(v[2], v[6], v[10], v[14], m[s[4]], m[s[5]]);
+        G(v[3], v[7], v[11], v[15], m[s[6]], m[s[7]]);
+        G(v[0], v[5], v[10], v[15], m[s[8]], m[s[9]]);
+        G(v[1], v[6], v[11], v[12], m[s[10]], m[s[11]]);
+        G(v[2], v[7], v[8], v[13], m[s[12]], m[s[13]]);
+        G(v[3], v[4], v[9], v[14], m[s[14]], m[s[15]]);
+    }
+    for (int i = 0; i < 8; i++) h[i] ^= v[i] ^ v[8 + i];
+}
+
+static void b2_load_block(const uint8_t *p, size_t n, uint64_t m[16]) {
+    uint8_t b[128] = {0};
+    memcpy(b, p, n);
+    for (int i = 0; i < 16; i++) {
+        uint64_t w = 0;
+        for (int j = 7; j >= 0; j--) w = (w << 8) | b[8 * i + j];
+        m[i] = w;
+    }
+}
+
+void czk_fil_blake2b(uint8_t *out, size_t outlen, const uint8_t *key, size_t keylen, const uint8_t *msg, size_t len) {
+    uint64_t h[8];
+    for (int i = 0; i < 8; i++) h[i] = B2_IV[i];
+    h[0] ^= 0x01010000ull ^ ((uint64_t)keylen << 8) ^ (uint64_t)outlen;
+    uint64_t m[16], t = 0;
+    if (keylen) {
+        b2_load_block(key, keylen, m);
+        t = 128;
+        if (len == 0) {
+            b2_compress(h, m, t, 1);
+            goto done;
+        }
+        b2_compress(h, m, t, 0);
+    }
+    /* every full block but the last, then the last (possibly partial or empty) */
+    while (len > 128) {
+        b2_load_block(msg, 128, m);
+        t += 128;
+        b2_compress(h, m, t, 0);
+        msg += 128;
+        len -= 128;
+    }
+    b2_load_block(msg, len, m);
+    t += len;
+    b2_compress(h, m, t, 1);
+done:
+    for (size_t i = 0; i < outlen; i++) out[i] = (uint8_t)(h[i / 8] >> (8 * (i % 8)));
+}
+
+void czk_fil_chacha20_keystream(const uint8_t key[32], const uint8_t nonce[12], uint64_t offset, uint8_t *out,
+                                size_t len) {
+    uint32_t st[16] = {0x61707865, 0x3320646e, 0x79622d32, 0x6b206574};
+    for (int i = 0; i < 8; i++)
+        st[4 + i] = (uint32_t)key[4 * i] | (uint32_t)key[4 * i + 1] << 8 | (uint32_t)key[4 * i + 2] << 16 |
+                    (uint32_t)key[4 * i + 3] << 24;
+    for (int i = 0; i < 3; i++)
+        st[13 + i] = (uint32_t)nonce[4 * i] | (uint32_t)nonce[4 * i + 1] << 8 | (uint32_t)nonce[4 * i + 2] << 16 |
+                     (uint32_t)nonce[4 * i + 3] << 24;
+    uint64_t block = offset / 64;
+    size_t skip = (size_t)(offset % 64);
+    while (len) {
+        st[12] = (uint32_t)block++;
+        uint32_t w[16];
+        czk_fil_chacha_block(st, 10, w);
+        uint8_t b[64];
+        for (int i = 0; i < 16; i++)
+            for (int j = 0; j < 4; j++) b[4 * i + j] = (uint8_t)(w[i] >> (8 * j));
+        const size_t n = 64 - skip < len ? 64 - skip : len;
+        memcpy(out, b + skip, n);
+        out += n;
+        len -= n;
+        skip = 0;
+    }
+}
 
 uint64_t czk_fil_blake2b512_16_head(uint64_t m0, uint64_t m1) {
     /* parameter block: digest length 64, key length 0, fanout 1, depth 1 */
