@@ -57,6 +57,15 @@ void czk_budget_transfer(czk_reservation *dst, czk_reservation *src, size_t byte
 /* Wakes every waiter so that those whose cancel flag is set return. */
 void czk_budget_interrupt(czk_budget *b);
 
+/* For tests: calls fn(ctx, reserved) with the budget's lock held, reserved being
+ * every byte now reserved. No reservation is taken, shrunk or released while
+ * fn runs, so where bytes are reserved before their memory is allocated and
+ * given back only after it was freed, the memory allocated at any moment
+ * during fn is at most `reserved`: fn can compare them (czk_mem_in_use) at one
+ * instant. fn must be quick and must not call into the budget. */
+typedef void (*czk_budget_probe_fn)(void *ctx, size_t reserved);
+void czk_budget_probe(czk_budget *b, czk_budget_probe_fn fn, void *ctx);
+
 size_t czk_budget_total(const czk_budget *b);
 size_t czk_budget_reserved(const czk_budget *b);
 size_t czk_budget_high_water(const czk_budget *b);

@@ -244,6 +244,12 @@ void czk_engine_stats_get(czk_engine *e, czk_engine_stats *out);
  * limit): for tests and tools that need a partition held at a stage.
  * CZK_ERR_TIMEOUT when it did not happen in time. */
 czk_err czk_engine_wait_flight(czk_engine *e, czk_flight f, int64_t value, long timeout_ms);
+/* For tests: czk_budget_probe on the engine's budget (see czk/budget.h). It
+ * may be called from any thread, also from on_event and from inside a
+ * backend's start or finish, and is how tests check that the bytes really
+ * allocated never exceed the bytes reserved for them
+ * (tests/engine/test_engine_budget.c). */
+void czk_engine_probe_budget(czk_engine *e, czk_budget_probe_fn fn, void *ctx);
 /* Resets the high-water marks of the flight counters (and the budget's is
  * left alone): for measuring one phase. */
 void czk_engine_stats_reset_high_water(czk_engine *e);

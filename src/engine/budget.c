@@ -206,6 +206,12 @@ void czk_budget_interrupt(czk_budget *b) {
     pthread_mutex_unlock(&b->mu);
 }
 
+void czk_budget_probe(czk_budget *b, czk_budget_probe_fn fn, void *ctx) {
+    pthread_mutex_lock(&b->mu);
+    fn(ctx, b->reserved);
+    pthread_mutex_unlock(&b->mu);
+}
+
 size_t czk_budget_total(const czk_budget *b) { return b->total; }
 
 #define LOCKED_READ(field)                                      \

@@ -395,6 +395,11 @@ void *eng_finalizer(void *arg) {
         }
         p->in_fin = false;
         flight(e, CZK_FLIGHT_FINALIZING, -1);
+        /* the job's verification allocates too (czk_verify's MSM scratch is
+         * czk_mem): when p is the job's last partition, its reservation
+         * covers that and goes back after it (tests/engine/test_engine_budget.c) */
+        czk_reservation verify_res = {0};
+        if (e->cfg.verify_results) czk_budget_transfer(&verify_res, &p->res, p->res.bytes);
         release_res(e, p);
         event(e, p, CZK_PART_PROVED, p->finish_s);
 
@@ -412,6 +417,7 @@ void *eng_finalizer(void *arg) {
             last = true; /* stays in flight until verified */
             c = j->circ;
         } else {
+            czk_budget_release(&verify_res); /* before the job can end */
             eng_job_retire(e, j);
         }
         pthread_mutex_unlock(&e->mu);
@@ -420,6 +426,7 @@ void *eng_finalizer(void *arg) {
 
         char vm[512] = "";
         czk_err verr = e->cfg.verify_results ? verify_job(e, j, c, vm, sizeof vm) : CZK_OK;
+        czk_budget_release(&verify_res);
         eng_part *dropped = NULL;
         pthread_mutex_lock(&e->mu);
         j->verified = e->cfg.verify_results && verr == CZK_OK;
