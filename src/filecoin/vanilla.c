@@ -1,9 +1,9 @@
-/* czk — a PoRep C2 input in memory (include/czk/filecoin_porep.h): freeing
+/* czk — a PoRep C2 input in memory (include/czk/filecoin_vanilla.h): freeing
  * and sizing it. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "czk/filecoin_porep.h"
+#include "czk/filecoin_vanilla.h"
 
 static void path_free(czk_fil_path *p) {
     free(p->levels);
