@@ -70,6 +70,19 @@ if command -v protoc-c >/dev/null 2>&1 && pkg-config --exists libprotobuf-c 2>/d
     fi
 fi
 
+# fuzz_config (czkd's TOML configuration) needs the config file's code from
+# src/server: config.c, its lexer toml.c and log.c (log level names).
+CONFIG_CFLAGS="-I$ROOT/src/server"
+mkdir -p "$WORK/obj-config"
+CONFIG_OBJS=
+for f in config toml log; do
+    if ! $CC $CFLAGS $CONFIG_CFLAGS -fsanitize=fuzzer-no-link -c "$ROOT/src/server/$f.c" -o "$WORK/obj-config/$f.o"; then
+        echo "fuzz: FAILED to compile src/server/$f.c"
+        exit 1
+    fi
+    CONFIG_OBJS="$CONFIG_OBJS $WORK/obj-config/$f.o"
+done
+
 status=0
 total_execs=0
 for src in "$HERE"/fuzz_*.c; do
@@ -83,6 +96,7 @@ for src in "$HERE"/fuzz_*.c; do
         fi
         extra="$PROTO_CFLAGS $PROTO_OBJS"
     fi
+    if [ "$name" = fuzz_config ]; then extra="$CONFIG_CFLAGS $CONFIG_OBJS"; fi
     if ! "$CC" $CFLAGS -fsanitize=fuzzer "$src" $extra "$WORK"/obj/*.o -o "$WORK/$name" \
         $JANSSON_LIBS $CRYPTO_LIBS -lpthread -lm; then
         echo "fuzz: FAILED to build $name"
