@@ -4,7 +4,14 @@
  * age (a large request at the head is not overtaken by smaller ones behind
  * it, so it cannot starve); every release re-examines the head under the
  * lock, so no wake-up is lost. A request larger than the whole budget fails
- * at once (CZK_ERR_INVALID_ARGUMENT with a message), never hangs. */
+ * at once (CZK_ERR_INVALID_ARGUMENT with a message), never hangs.
+ *
+ * It bounds what its users reserve: in the engine, the resident circuits and
+ * each partition's host memory. Memory a prover backend keeps for itself is
+ * not charged: the CUDA backend's pinned staging buffers (up to 4 × 64 MiB
+ * of page-locked host memory per backend, src/gpu/gpu_stage.h) and device
+ * memory (bounded by its mem_cap_bytes instead) lie outside it, in the
+ * margin (docs/engine.md). */
 #ifndef CZK_BUDGET_H
 #define CZK_BUDGET_H
 
