@@ -1,5 +1,5 @@
-/* czk — the memory budget: one byte budget per engine that bounds every byte
- * in flight. Reservations are taken before memory is allocated and shrunk as
+/* czk — the memory budget: one byte budget per engine that bounds the host
+ * memory in flight (exactly what, below). Reservations are taken before memory is allocated and shrunk as
  * buffers are freed. Waiters are served strictly in order of priority, then
  * age (a large request at the head is not overtaken by smaller ones behind
  * it, so it cannot starve); every release re-examines the head under the
