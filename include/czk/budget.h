@@ -1,10 +1,11 @@
 /* czk — the memory budget: one byte budget per engine that bounds the host
- * memory in flight (exactly what, below). Reservations are taken before memory is allocated and shrunk as
- * buffers are freed. Waiters are served strictly in order of priority, then
- * age (a large request at the head is not overtaken by smaller ones behind
- * it, so it cannot starve); every release re-examines the head under the
- * lock, so no wake-up is lost. A request larger than the whole budget fails
- * at once (CZK_ERR_INVALID_ARGUMENT with a message), never hangs.
+ * memory in flight (exactly what, below). Reservations are taken before
+ * memory is allocated and shrunk as buffers are freed. Waiters are served
+ * strictly in order of priority, then age (a large request at the head is
+ * not overtaken by smaller ones behind it, so it cannot starve); every
+ * release re-examines the head under the lock, so no wake-up is lost. A
+ * request larger than the whole budget fails at once
+ * (CZK_ERR_INVALID_ARGUMENT with a message), never hangs.
  *
  * It bounds what its users reserve: in the engine, the resident circuits and
  * each partition's host memory. Memory a prover backend keeps for itself is
