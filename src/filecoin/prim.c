@@ -159,28 +159,43 @@ void czk_fil_chacha20_keystream(const uint8_t key[32], const uint8_t nonce[12], 
     }
 }
 
+/* The message words: only m0 and m1 are not zero. */
+#define MW(i) ((i) == 0 ? m0 : (i) == 1 ? m1 : 0)
+#define ROUND16(s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15) \
+    do {                                                                             \
+        G(v0, v4, v8, v12, MW(s0), MW(s1));                                          \
+        G(v1, v5, v9, v13, MW(s2), MW(s3));                                          \
+        G(v2, v6, v10, v14, MW(s4), MW(s5));                                         \
+        G(v3, v7, v11, v15, MW(s6), MW(s7));                                         \
+        G(v0, v5, v10, v15, MW(s8), MW(s9));                                         \
+        G(v1, v6, v11, v12, MW(s10), MW(s11));                                       \
+        G(v2, v7, v8, v13, MW(s12), MW(s13));                                        \
+        G(v3, v4, v9, v14, MW(s14), MW(s15));                                        \
+    } while (0)
+
+/* unrolled, with the schedule of B2_SIGMA written out, so that the state and
+ * the message stay in registers */
 uint64_t czk_fil_blake2b512_16_head(uint64_t m0, uint64_t m1) {
     /* parameter block: digest length 64, key length 0, fanout 1, depth 1 */
     const uint64_t h0 = B2_IV[0] ^ 0x01010040ull;
-    uint64_t m[16] = {m0, m1};
-    uint64_t v[16] = {
-        h0,       B2_IV[1], B2_IV[2], B2_IV[3], B2_IV[4], B2_IV[5], B2_IV[6], B2_IV[7],
-        B2_IV[0], B2_IV[1], B2_IV[2], B2_IV[3],
-        B2_IV[4] ^ 16, /* t0: 16 bytes */
-        B2_IV[5],      /* t1 */
-        ~B2_IV[6],     /* f0: last block */
-        B2_IV[7],
-    };
-    for (int r = 0; r < 12; r++) {
-        const uint8_t *s = B2_SIGMA[r];
-        G(v[0], v[4], v[8], v[12], m[s[0]], m[s[1]]);
-        G(v[1], v[5], v[9], v[13], m[s[2]], m[s[3]]);
-        G(v[2], v[6], v[10], v[14], m[s[4]], m[s[5]]);
-        G(v[3], v[7], v[11], v[15], m[s[6]], m[s[7]]);
-        G(v[0], v[5], v[10], v[15], m[s[8]], m[s[9]]);
-        G(v[1], v[6], v[11], v[12], m[s[10]], m[s[11]]);
-        G(v[2], v[7], v[8], v[13], m[s[12]], m[s[13]]);
-        G(v[3], v[4], v[9], v[14], m[s[14]], m[s[15]]);
-    }
-    return h0 ^ v[0] ^ v[8];
+    uint64_t v0 = h0, v1 = B2_IV[1], v2 = B2_IV[2], v3 = B2_IV[3], v4 = B2_IV[4], v5 = B2_IV[5], v6 = B2_IV[6],
+             v7 = B2_IV[7];
+    uint64_t v8 = B2_IV[0], v9 = B2_IV[1], v10 = B2_IV[2], v11 = B2_IV[3];
+    uint64_t v12 = B2_IV[4] ^ 16; /* t0: 16 bytes */
+    uint64_t v13 = B2_IV[5];      /* t1 */
+    uint64_t v14 = ~B2_IV[6];     /* f0: the last block */
+    uint64_t v15 = B2_IV[7];
+    ROUND16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    ROUND16(14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3);
+    ROUND16(11, 8, 12, 0, 5, 2, 15, 13, 10, 14, 3, 6, 7, 1, 9, 4);
+    ROUND16(7, 9, 3, 1, 13, 12, 11, 14, 2, 6, 5, 10, 4, 0, 15, 8);
+    ROUND16(9, 0, 5, 7, 2, 4, 10, 15, 14, 1, 11, 12, 6, 8, 3, 13);
+    ROUND16(2, 12, 6, 10, 0, 11, 8, 3, 4, 13, 7, 5, 15, 14, 1, 9);
+    ROUND16(12, 5, 1, 15, 14, 13, 4, 10, 0, 7, 6, 3, 9, 2, 8, 11);
+    ROUND16(13, 11, 7, 14, 12, 1, 3, 9, 5, 0, 15, 4, 8, 6, 2, 10);
+    ROUND16(6, 15, 14, 9, 11, 3, 0, 8, 12, 2, 13, 7, 1, 4, 10, 5);
+    ROUND16(10, 2, 8, 4, 7, 6, 1, 5, 15, 11, 9, 14, 3, 12, 13, 0);
+    ROUND16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    ROUND16(14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3);
+    return h0 ^ v0 ^ v8;
 }
