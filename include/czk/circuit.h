@@ -38,6 +38,11 @@ struct czk_circuit {
     size_t partitions; /* proofs per instance; 1 for the built-in circuits */
     /* Synthesizes partition `partition` of the instance picked by seed. */
     czk_err (*synthesize)(czk_cs *cs, const czk_circuit *c, size_t partition, uint64_t seed);
+    /* Circuits whose instance is data, not a seed (Filecoin's: the decoded
+     * C1 output): synthesizes partition `partition` of `input`, which the
+     * circuit's decoder made (NULL for the others). synthesize then gives
+     * the blank circuit (the R1CS; values unknown). */
+    czk_err (*synthesize_input)(czk_cs *cs, const czk_circuit *c, size_t partition, const void *input);
     czk_synthetic_profile profile; /* synthetic circuits only */
     unsigned demo_rounds;          /* demo only */
 };
@@ -51,5 +56,21 @@ czk_err czk_circuit_record(const czk_circuit *c, czk_r1cs *out, char *msg, size_
 czk_err czk_circuit_witness(const czk_circuit *c, size_t partition, uint64_t seed, czk_witness *out, char *msg,
                             size_t msglen);
 czk_err czk_circuit_check(const czk_circuit *c, size_t partition, uint64_t seed, char *msg, size_t msglen);
+
+/* An instance's input, for a circuit with synthesize_input: shared by the
+ * partitions of one job, owned by the engine from a successful submit (it
+ * calls free_fn(data) once the job has ended, or at once when the submit is
+ * refused), and its bytes are charged to the budget while the job lives. */
+typedef struct {
+    void *data;
+    void (*free_fn)(void *data); /* NULL: data is not freed */
+    size_t bytes;                /* heap bytes data holds */
+} czk_circuit_input;
+
+/* The witness / check of one partition of an input (c->synthesize_input;
+ * CZK_ERR_INVALID_ARGUMENT when c has none). */
+czk_err czk_circuit_witness_input(const czk_circuit *c, size_t partition, const void *input, czk_witness *out,
+                                  char *msg, size_t msglen);
+czk_err czk_circuit_check_input(const czk_circuit *c, size_t partition, const void *input, char *msg, size_t msglen);
 
 #endif

@@ -148,6 +148,15 @@ const char *czk_job_status_name(czk_job_status s);
  * (CZK_ERR_SHUTDOWN), a priority out of range (CZK_ERR_INVALID_ARGUMENT). */
 czk_err czk_engine_submit(czk_engine *e, const char *request_id, const char *circuit_id, uint64_t seed,
                           czk_priority prio, uint64_t *job_id, char *msg, size_t msglen);
+/* The same for a circuit whose instance is data (czk_circuit.synthesize_input):
+ * the engine owns *input from this call on, whatever it returns (see
+ * czk_circuit_input), and holds input->bytes of the budget until the job has
+ * ended; CZK_ERR_BUSY (with a message) when the budget has no room for them
+ * now, CZK_ERR_INVALID_ARGUMENT when the circuit takes no input. A
+ * request_id names one job: the engine does not compare inputs. */
+czk_err czk_engine_submit_input(czk_engine *e, const char *request_id, const char *circuit_id,
+                                const czk_circuit_input *input, czk_priority prio, uint64_t *job_id, char *msg,
+                                size_t msglen);
 
 /* One partition's timeline, seconds after the job was submitted (0 for a
  * point it never reached). */

@@ -194,11 +194,18 @@ void czk_engine_destroy(czk_engine *e) {
     engine_free(e);
 }
 
-czk_err czk_engine_submit(czk_engine *e, const char *request_id, const char *circuit_id, uint64_t seed,
-                          czk_priority prio, uint64_t *job_id, char *msg, size_t msglen) {
+static void input_drop(const czk_circuit_input *in) {
+    if (in && in->data && in->free_fn) in->free_fn(in->data);
+}
+
+/* czk_engine_submit and czk_engine_submit_input: input NULL for a seed. */
+static czk_err submit(czk_engine *e, const char *request_id, const char *circuit_id, uint64_t seed,
+                      const czk_circuit_input *input, czk_priority prio, uint64_t *job_id, char *msg, size_t msglen) {
     if (job_id) *job_id = 0;
-    if (!e || !circuit_id || !job_id || (int)prio < CZK_PRIO_LOW || (int)prio > CZK_PRIO_CRITICAL) {
+    if (!e || !circuit_id || !job_id || (int)prio < CZK_PRIO_LOW || (int)prio > CZK_PRIO_CRITICAL ||
+        (input && !input->data)) {
         ENG_MSG(msg, msglen, "bad argument: engine, circuit id and job id are required; priority LOW..CRITICAL");
+        input_drop(input);
         return CZK_ERR_INVALID_ARGUMENT;
     }
     czk_err err = CZK_OK;
@@ -212,7 +219,7 @@ czk_err czk_engine_submit(czk_engine *e, const char *request_id, const char *cir
         goto out;
     }
     if (request_id && (j = eng_job_find_request(e, request_id))) {
-        if (strcmp(j->circuit_id, circuit_id) || j->seed != seed) {
+        if (strcmp(j->circuit_id, circuit_id) || j->seed != seed || !j->input.data != !input) {
             err = CZK_ERR_MISMATCH;
             ENG_MSG(msg, msglen, "request '%s' is job %llu of circuit '%s' seed %llu, not '%s' seed %llu", request_id,
                     (unsigned long long)j->id, j->circuit_id, (unsigned long long)j->seed, circuit_id,
@@ -227,6 +234,12 @@ czk_err czk_engine_submit(czk_engine *e, const char *request_id, const char *cir
         ENG_MSG(msg, msglen, "no circuit '%s' is registered", circuit_id);
         goto out;
     }
+    if (!input != !c->c.synthesize_input) {
+        err = CZK_ERR_INVALID_ARGUMENT;
+        ENG_MSG(msg, msglen, input ? "circuit '%s' takes a seed, not input data" : "circuit '%s' takes input data, not a seed",
+                circuit_id);
+        goto out;
+    }
     size_t total = czk_budget_total(e->budget), room = total - e->resident_total;
     if (c->est_bytes > room) {
         err = CZK_ERR_INVALID_ARGUMENT;
@@ -237,6 +250,17 @@ czk_err czk_engine_submit(czk_engine *e, const char *request_id, const char *cir
                 circuit_id, c->est_bytes, c->est_bytes / 1048576.0, room, room / 1048576.0, e->resident_total, total);
         goto out;
     }
+    czk_reservation input_res;
+    bool has_input_res = false;
+    if (input && input->bytes) {
+        if (!czk_budget_try_reserve(e->budget, input->bytes, &input_res)) {
+            err = CZK_ERR_BUSY;
+            ENG_MSG(msg, msglen, "the memory budget has no room now for the job's input (%zu bytes, %.1f MiB)",
+                    input->bytes, input->bytes / 1048576.0);
+            goto out;
+        }
+        has_input_res = true;
+    }
     j = calloc(1, sizeof *j);
     if (j) {
         j->proofs = calloc(c->c.partitions, sizeof *j->proofs);
@@ -246,6 +270,7 @@ czk_err czk_engine_submit(czk_engine *e, const char *request_id, const char *cir
     }
     if (!j || !j->proofs || !j->tl || (c->n_public && !j->pub) || (request_id && !j->request_id)) {
         eng_job_free(j);
+        if (has_input_res) czk_budget_release(&input_res);
         err = CZK_ERR_NO_MEMORY;
         ENG_MSG(msg, msglen, "out of memory for a job");
         goto out;
@@ -254,6 +279,12 @@ czk_err czk_engine_submit(czk_engine *e, const char *request_id, const char *cir
     j->circ = c;
     snprintf(j->circuit_id, sizeof j->circuit_id, "%s", circuit_id);
     j->seed = seed;
+    if (input) {
+        j->input = *input;
+        j->input_res = input_res;
+        j->has_input_res = has_input_res;
+        input = NULL; /* the job's now */
+    }
     j->prio = prio;
     j->n_parts = c->c.partitions;
     j->n_public = c->n_public;
@@ -268,7 +299,23 @@ czk_err czk_engine_submit(czk_engine *e, const char *request_id, const char *cir
     *job_id = j->id;
 out:
     pthread_mutex_unlock(&e->mu);
+    input_drop(input); /* a refused submission's */
     return err;
+}
+
+czk_err czk_engine_submit(czk_engine *e, const char *request_id, const char *circuit_id, uint64_t seed,
+                          czk_priority prio, uint64_t *job_id, char *msg, size_t msglen) {
+    return submit(e, request_id, circuit_id, seed, NULL, prio, job_id, msg, msglen);
+}
+
+czk_err czk_engine_submit_input(czk_engine *e, const char *request_id, const char *circuit_id,
+                                const czk_circuit_input *input, czk_priority prio, uint64_t *job_id, char *msg,
+                                size_t msglen) {
+    if (!input) {
+        ENG_MSG(msg, msglen, "bad argument: no input");
+        return CZK_ERR_INVALID_ARGUMENT;
+    }
+    return submit(e, request_id, circuit_id, 0, input, prio, job_id, msg, msglen);
 }
 
 czk_err czk_engine_await(czk_engine *e, uint64_t job_id, long timeout_ms, czk_job_result *out) {

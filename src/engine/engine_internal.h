@@ -71,6 +71,9 @@ typedef struct eng_job {
     eng_circuit *circ; /* NULL once the job ended */
     char circuit_id[64];
     uint64_t seed;
+    czk_circuit_input input;     /* data circuits: the instance (data NULL otherwise) */
+    czk_reservation input_res;   /* input.bytes of the budget until the job ends */
+    bool has_input_res;
     czk_priority prio;
     size_t n_parts;
     size_t next_part;   /* scheduler cursor: partitions taken so far */

@@ -56,6 +56,8 @@ static void table_remove(czk_engine *e, eng_job *j) {
 
 void eng_job_free(eng_job *j) {
     if (!j) return;
+    if (j->input.data && j->input.free_fn) j->input.free_fn(j->input.data); /* a job that never ended */
+    if (j->has_input_res) czk_budget_release(&j->input_res);
     free(j->request_id);
     free(j->proofs);
     free(j->pub);
@@ -121,6 +123,11 @@ void eng_job_end(czk_engine *e, eng_job *j) {
         j->proofs = NULL;
         j->pub = NULL;
     }
+    /* no partition is in flight: the input has had its last use */
+    if (j->input.data && j->input.free_fn) j->input.free_fn(j->input.data);
+    j->input.data = NULL;
+    if (j->has_input_res) czk_budget_release(&j->input_res);
+    j->has_input_res = false;
     j->t_end = eng_now_ns();
     j->end_seq = ++e->end_seq;
     if (j->circ) j->circ->users--;

@@ -144,7 +144,8 @@ static bool synthesize(czk_engine *e, eng_part *p, const eng_circuit *c) {
                   (unsigned long long)j->seed);
         return false;
     }
-    czk_err err = czk_circuit_witness(&c->c, p->index, j->seed, &p->w, m, sizeof m);
+    czk_err err = j->input.data ? czk_circuit_witness_input(&c->c, p->index, j->input.data, &p->w, m, sizeof m)
+                                : czk_circuit_witness(&c->c, p->index, j->seed, &p->w, m, sizeof m);
     if (err != CZK_OK) {
         czk_witness_free(&p->w);
         part_fail(e, p, err, "synthesis failed: %s", m[0] ? m : czk_err_str(err));
