@@ -51,4 +51,21 @@ czk_err czk_fil_graph_cache_fill(const czk_fil_graph *g, uint64_t first, uint64_
  * the file adds ".cache"). cap >= 80. */
 czk_err czk_fil_graph_cache_name(const czk_fil_graph *g, char *out, size_t cap);
 
+/* ---- labels (storage-proofs-porep stacked/vanilla/create_label/single.rs) --- */
+
+/* The label of node in layer (1-based) from its parents' labels, in cache
+ * order: parents[0..6] the DRG parents' labels in this layer; for layer > 1
+ * also parents[6..14] the expander parents' labels in layer − 1. It is
+ * SHA-256(replica_id ‖ layer u32 BE ‖ node u64 BE ‖ 20 zero bytes ‖ P) with
+ * byte 31 &= 0x3f, where P is nothing for node 0, the 6 DRG labels 6 times
+ * then the first again in layer 1 (37 labels), and the 14 labels twice then
+ * the first 9 in later layers (37 labels): 1,248 bytes hashed. */
+czk_err czk_fil_label_hash(const uint8_t replica_id[32], uint32_t layer, uint64_t node,
+                           const uint8_t (*parents)[32], uint8_t out[32]);
+/* All labels of a sector: labels holds layers · nodes · 32 bytes, layer l
+ * (1-based) at offset (l − 1) · nodes · 32. For test sectors: it takes
+ * layers · nodes parent computations (2 KiB: 11 layers × 64 nodes). */
+czk_err czk_fil_labels_compute(const czk_fil_graph *g, const uint8_t replica_id[32], uint32_t layers,
+                               uint8_t *labels, char *msg, size_t msglen);
+
 #endif
