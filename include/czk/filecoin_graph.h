@@ -68,4 +68,9 @@ czk_err czk_fil_label_hash(const uint8_t replica_id[32], uint32_t layer, uint64_
 czk_err czk_fil_labels_compute(const czk_fil_graph *g, const uint8_t replica_id[32], uint32_t layers,
                                uint8_t *labels, char *msg, size_t msglen);
 
+/* The replica's node: key (the last layer's label) + data (the sector's
+ * node) in Fr, as 32 little-endian bytes (storage-proofs-porep src/encode.rs
+ * encode). CZK_ERR_NOT_CANONICAL if either is not below r. */
+czk_err czk_fil_encode(const uint8_t key[32], const uint8_t data[32], uint8_t out[32]);
+
 #endif

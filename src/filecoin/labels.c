@@ -1,11 +1,13 @@
 /* SDR labeling. Sources (rust-fil-proofs storage-proofs-porep): src/stacked/vanilla/create_label/
  * single.rs create_label, create_label_exp (buffer = layer u32 BE ‖ node u64 BE, zero padded to 32;
  * byte 31 &= 0x3f), src/stacked/vanilla/graph.rs copy_parents_data_inner (6 parents × 6, then
- * parents[0]) and copy_parents_data_inner_exp (14 × 2, then parents[0..8], then parents[8]). */
+ * parents[0]) and copy_parents_data_inner_exp (14 × 2, then parents[0..8], then parents[8]);
+ * src/encode.rs encode (key + value in Fr). */
 #include <stdio.h>
 #include <string.h>
 
 #include "czk/filecoin_graph.h"
+#include "czk/fr.h"
 #include "prim.h"
 
 #define FAIL(code, ...)                                          \
@@ -76,5 +78,13 @@ czk_err czk_fil_labels_compute(const czk_fil_graph *g, const uint8_t replica_id[
             if (e != CZK_OK) FAIL(e, "SHA-256 failed");
         }
     }
+    return CZK_OK;
+}
+
+czk_err czk_fil_encode(const uint8_t key[32], const uint8_t data[32], uint8_t out[32]) {
+    czk_fr k, d;
+    if (!czk_fr_from_bytes_le(&k, key) || !czk_fr_from_bytes_le(&d, data)) return CZK_ERR_NOT_CANONICAL;
+    czk_fr_add(&k, &k, &d);
+    czk_fr_to_bytes_le(out, &k);
     return CZK_OK;
 }

@@ -3,7 +3,8 @@
  * test_create_labels: 11 layers, replica_id = [9; 32], 64 and 128 nodes,
  * porep_id [0; 32] with API 1.0 and [123; 32] with API 1.1 (not registered
  * proofs' ids). Also the label hash's argument check, node 0 (SHA-256 of the
- * 64-byte head only, masked) and that every label is below 2^254. */
+ * 64-byte head only, masked) and that every label is below 2^254; the
+ * encoding key + data mod r against Python's integers. */
 #include <openssl/evp.h>
 #include <string.h>
 
@@ -48,6 +49,17 @@ int main(void) {
     check_last(128, 0, CZK_FIL_API_1_0, L4K_V10);
     check_last(64, 123, CZK_FIL_API_1_1, L2K_V11);
     check_last(128, 123, CZK_FIL_API_1_1, L4K_V11);
+
+    /* encode: key = the 64-node v1.1 last label, data = 2^254 − 1 */
+    uint8_t key[32], data[32], enc[32], want[32];
+    for (int i = 0; i < 32; i++) key[i] = (uint8_t)(L2K_V11[i / 8] >> (8 * (i % 8)));
+    memset(data, 0xff, 32);
+    data[31] = 0x3f;
+    CHECK(czk_fil_encode(key, data, enc) == CZK_OK);
+    CHECK(test_hex_decode(want, 32, "ceef0db78bf3b3ab9f1169774d2e7a77bc9054499d954834b51ca7c788110246") == 32);
+    CHECK(memcmp(enc, want, 32) == 0);
+    data[31] = 0xff;
+    CHECK(czk_fil_encode(key, data, enc) == CZK_ERR_NOT_CANONICAL);
 
     uint8_t rid[32] = {0}, out[32];
     CHECK(czk_fil_label_hash(rid, 0, 5, NULL, out) == CZK_ERR_INVALID_ARGUMENT);
