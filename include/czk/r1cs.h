@@ -95,7 +95,9 @@ void czk_lc_eval(czk_fr *out, const czk_lc *lc, const czk_fr *input, const czk_f
 typedef enum {
     CZK_CS_RECORD,  /* builds the CSR matrices; values optional */
     CZK_CS_WITNESS, /* only stores values; enforce is ~free */
-    CZK_CS_CHECK    /* stores values and evaluates each constraint as enforced */
+    CZK_CS_CHECK,   /* stores values and evaluates each constraint as enforced */
+    CZK_CS_COUNT    /* as RECORD for the circuit (values optional, LCs built), but
+                     * keeps only counts and density bitmaps: czk_r1cs_count */
 } czk_cs_mode;
 
 typedef struct czk_cs czk_cs;
@@ -196,6 +198,24 @@ czk_err czk_r1cs_eval_abc_packed(const czk_r1cs *r, const czk_witness *w, czk_fr
  * counts). The bitmaps are initialised here; free them with czk_bitmap_free.
  * On failure nothing is left allocated. */
 czk_err czk_r1cs_density(const czk_r1cs *r, czk_bitmap *a_aux, czk_bitmap *b_input, czk_bitmap *b_aux);
+
+/* The structure of a circuit without recording it (CZK_CS_COUNT mode):
+ * what czk_r1cs_record and czk_r1cs_density would give, in memory bounded
+ * by the LCs of one constraint, 2·n_aux + n_inputs density bits and the
+ * circuit's own state. nnz counts terms as a recorded CSR does (explicit zero
+ * coefficients included; bellperson's per-input rows not included); the
+ * densities are the popcounts of czk_r1cs_density's bitmaps. Values are
+ * ignored (never stored). */
+typedef struct {
+    size_t n_inputs; /* including ONE */
+    size_t n_aux;
+    size_t n_constraints;
+    uint64_t nnz_a, nnz_b, nnz_c;
+    size_t a_aux_density, b_input_density, b_aux_density;
+} czk_r1cs_counts;
+
+/* Runs fn in COUNT mode. On failure *out is zeroed and msg says why. */
+czk_err czk_r1cs_count(czk_r1cs_counts *out, czk_synthesize_fn fn, void *ctx, char *msg, size_t msglen);
 
 /* Checks that every row of r holds on w (a·b = c); on failure msg names the
  * first failing row. CZK_ERR_MISMATCH for wrong counts. */

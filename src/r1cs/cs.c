@@ -3,7 +3,9 @@
  *
  * WITNESS mode is the hot path for 130M-variable circuits: an alloc is a
  * bounds check and a 32-byte store into a growable czk_mem buffer, enforce
- * only counts, namespaces only count their depth. */
+ * only counts, namespaces only count their depth. COUNT mode is RECORD
+ * without the matrices: per constraint it adds the LCs' term counts and sets
+ * density bits, so a 130M-constraint circuit is measured in bounded memory. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +38,10 @@ struct czk_cs {
     czk_mem_tag value_tag;
 
     matrix m[3]; /* RECORD: A, B, C */
+    /* COUNT: terms per matrix and the density bitmaps (uint64_t words):
+     * a_aux, b_input, b_aux */
+    uint64_t nnz[3];
+    r1cs_vec dens[3];
 
     size_t depth;       /* namespace depth (all modes) */
     char *path;         /* CHECK: current namespace path, NUL-terminated */
@@ -110,6 +116,20 @@ static czk_err alloc_slow(czk_cs *cs, r1cs_vec *vals, size_t *count, const czk_f
                           bool input) {
     if (cs->err) return cs->err;
     if (cs->n_input + cs->n_aux >= MAX_VARS) return fail(cs, CZK_ERR_UNSUPPORTED, "more than 2^31 - 1 variables");
+    if (cs->mode == CZK_CS_COUNT) {
+        /* density bits for the new variable: a_aux and b_aux per aux, b_input per input */
+        size_t words = (*count + 1 + 63) / 64;
+        for (int k = input ? 1 : 0; k < 3; k += input ? 3 : 2) {
+            r1cs_vec *d = &cs->dens[k];
+            if (d->len < words) {
+                if (!vec_reserve(d, words, sizeof(uint64_t), CZK_MEM_R1CS))
+                    return fail(cs, CZK_ERR_NO_MEMORY, "out of memory for the density bitmaps");
+                ((uint64_t *)d->p)[d->len++] = 0;
+            }
+        }
+        (*count)++;
+        return CZK_OK;
+    }
     if (!value) {
         if (cs->mode != CZK_CS_RECORD) {
             cs->err = CZK_ERR_SYNTHESIS;
@@ -221,6 +241,25 @@ static bool record_row(matrix *m, const czk_lc *lc) {
     return true;
 }
 
+static inline void bit_set(r1cs_vec *d, uint32_t i) { ((uint64_t *)d->p)[i >> 6] |= 1ULL << (i & 63); }
+
+/* COUNT: the terms of a, b, c and their density bits (non-zero coefficients
+ * only, as czk_r1cs_density counts them). */
+static void count_rows(czk_cs *cs, const czk_lc *const lcs[3]) {
+    for (int k = 0; k < 3; k++)
+        if (lcs[k]) cs->nnz[k] += lcs[k]->len;
+    if (lcs[0])
+        for (size_t i = 0; i < lcs[0]->len; i++) {
+            const czk_lc_term *t = &lcs[0]->terms[i];
+            if (!t->var.is_input && !czk_fr_is_zero(&t->coeff)) bit_set(&cs->dens[0], t->var.index);
+        }
+    if (lcs[1])
+        for (size_t i = 0; i < lcs[1]->len; i++) {
+            const czk_lc_term *t = &lcs[1]->terms[i];
+            if (!czk_fr_is_zero(&t->coeff)) bit_set(&cs->dens[t->var.is_input ? 1 : 2], t->var.index);
+        }
+}
+
 static void eval_or_zero(czk_fr *out, const czk_cs *cs, const czk_lc *lc) {
     if (lc) czk_lc_eval(out, lc, cs->input.p, cs->aux.p);
     else czk_fr_set_zero(out);
@@ -269,7 +308,9 @@ void czk_cs_enforce(czk_cs *cs, const char *name, const czk_lc *a, const czk_lc 
             return;
         }
     }
-    if (cs->mode == CZK_CS_RECORD) {
+    if (cs->mode == CZK_CS_COUNT) {
+        count_rows(cs, lcs);
+    } else if (cs->mode == CZK_CS_RECORD) {
         for (int k = 0; k < 3; k++)
             if (!record_row(&cs->m[k], lcs[k])) {
                 fail(cs, CZK_ERR_NO_MEMORY, "out of memory while recording constraints");
@@ -291,7 +332,7 @@ void czk_cs_enforce(czk_cs *cs, const char *name, const czk_lc *a, const czk_lc 
 static void cs_init(czk_cs *cs, czk_cs_mode mode) {
     memset(cs, 0, sizeof *cs);
     cs->mode = mode;
-    cs->values_known = true;
+    cs->values_known = mode != CZK_CS_COUNT;
     cs->value_tag = mode == CZK_CS_WITNESS ? CZK_MEM_SYNTH : CZK_MEM_AUX;
 }
 
@@ -303,6 +344,7 @@ static void cs_free(czk_cs *cs) {
         vec_free(&cs->m[k].col);
         vec_free(&cs->m[k].coeff);
     }
+    for (int k = 0; k < 3; k++) vec_free(&cs->dens[k]);
     free(cs->path);
     free(cs->ns_start);
     free(cs->fail_path);
@@ -429,6 +471,34 @@ czk_err czk_cs_check(czk_synthesize_fn fn, void *ctx, char *msg, size_t msglen) 
     if (!e && cs->unsatisfied) {
         e = CZK_ERR_UNSATISFIED;
         put_msg(msg, msglen, cs->fail_path);
+    }
+    cs_free(cs);
+    free(cs);
+    return e;
+}
+
+static size_t popcount_words(const r1cs_vec *d) {
+    size_t n = 0;
+    for (size_t i = 0; i < d->len; i++) n += (size_t)__builtin_popcountll(((const uint64_t *)d->p)[i]);
+    return n;
+}
+
+czk_err czk_r1cs_count(czk_r1cs_counts *out, czk_synthesize_fn fn, void *ctx, char *msg, size_t msglen) {
+    memset(out, 0, sizeof *out);
+    czk_cs *cs = malloc(sizeof *cs);
+    if (!cs) return CZK_ERR_NO_MEMORY;
+    cs_init(cs, CZK_CS_COUNT);
+    czk_err e = run(cs, fn, ctx, msg, msglen);
+    if (!e) {
+        out->n_inputs = cs->n_input;
+        out->n_aux = cs->n_aux;
+        out->n_constraints = cs->n_constraints;
+        out->nnz_a = cs->nnz[0];
+        out->nnz_b = cs->nnz[1];
+        out->nnz_c = cs->nnz[2];
+        out->a_aux_density = popcount_words(&cs->dens[0]);
+        out->b_input_density = popcount_words(&cs->dens[1]);
+        out->b_aux_density = popcount_words(&cs->dens[2]);
     }
     cs_free(cs);
     free(cs);
