@@ -5,6 +5,7 @@
 
 #include "circuits.h"
 #include "czk/circuit.h"
+#include "czk/circuit_porep.h"
 
 czk_err czk_circuit_find(czk_circuit *out, const char *id, char *msg, size_t msglen) {
     memset(out, 0, sizeof *out);
@@ -24,10 +25,11 @@ czk_err czk_circuit_find(czk_circuit *out, const char *id, char *msg, size_t msg
         return czk_synthetic_profile_porep(&out->profile, (unsigned)k);
     }
     if (czk_gadget_circuit_lookup(out, id)) return CZK_OK;
+    if (czk_porep_circuit_lookup(out, id)) return CZK_OK;
 unknown:
     if (msg && msglen)
         snprintf(msg, msglen, "unknown circuit '%s' (built-in: demo, synthetic-K for K = 10 … 27, gadget-sha256-block, "
-                 "gadget-sha256-512, gadget-poseidon-N for N = 2, 4, 8, 11, gadget-insert-N for N = 2, 4, 8)",
+                 "gadget-sha256-512, gadget-poseidon-N for N = 2, 4, 8, 11, gadget-insert-N for N = 2, 4, 8, porep-2k, porep-8m, porep-512m, porep-32g, porep-64g)",
                  id);
     return CZK_ERR_INVALID_ARGUMENT;
 }
