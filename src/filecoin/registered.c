@@ -6,102 +6,70 @@
  *   get_porep_non_interactive_minimum_challenges, get_porep_non_interactive_partitions, SectorShape*)
  * - challenges per partition: filecoin-proofs src/parameters.rs select_challenges (div_ceil)
  * - porep_id: filecoin-proofs-api src/registry.rs RegisteredSealProof::porep_id, nonce() = 0 */
-#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "czk/filecoin.h"
 
-typedef struct {
-    uint64_t id;
-    const char *name;
-    int size_class; /* 0 2K, 1 8M, 2 512M, 3 32G, 4 64G */
-    czk_fil_api api;
-    czk_fil_feature feature;
-} row_spec;
+/* per sector size (constants.rs): bytes, LAYERS; POREP_PARTITIONS and the interactive minimum
+ * challenges (I); get_porep_non_interactive_partitions and the NI minimum challenges (NI); the
+ * SectorShape's arities and czk's circuit */
+#define K2_I 2048ull, 2, 1, 2
+#define K2_NI 2048ull, 2, 13, 26
+#define K2_SHAPE 8, 0, 0, "porep-2k"
+#define M8_I (8ull << 20), 2, 1, 2
+#define M8_NI (8ull << 20), 2, 13, 26
+#define M8_SHAPE 8, 0, 0, "porep-8m"
+#define M512_I (512ull << 20), 2, 1, 2
+#define M512_NI (512ull << 20), 2, 13, 26
+#define M512_SHAPE 8, 0, 0, "porep-512m"
+#define G32_I (32ull << 30), 11, 10, 176
+#define G32_NI (32ull << 30), 11, 126, 2253
+#define G32_SHAPE 8, 8, 0, "porep-32g"
+#define G64_I (64ull << 30), 11, 10, 176
+#define G64_NI (64ull << 30), 11, 126, 2253
+#define G64_SHAPE 8, 8, 2, "porep-64g"
 
-static const row_spec SPECS[] = {
-    {0, "StackedDrg2KiBV1", 0, CZK_FIL_API_1_0, CZK_FIL_FEATURE_NONE},
-    {1, "StackedDrg8MiBV1", 1, CZK_FIL_API_1_0, CZK_FIL_FEATURE_NONE},
-    {2, "StackedDrg512MiBV1", 2, CZK_FIL_API_1_0, CZK_FIL_FEATURE_NONE},
-    {3, "StackedDrg32GiBV1", 3, CZK_FIL_API_1_0, CZK_FIL_FEATURE_NONE},
-    {4, "StackedDrg64GiBV1", 4, CZK_FIL_API_1_0, CZK_FIL_FEATURE_NONE},
-    {5, "StackedDrg2KiBV1_1", 0, CZK_FIL_API_1_1, CZK_FIL_FEATURE_NONE},
-    {6, "StackedDrg8MiBV1_1", 1, CZK_FIL_API_1_1, CZK_FIL_FEATURE_NONE},
-    {7, "StackedDrg512MiBV1_1", 2, CZK_FIL_API_1_1, CZK_FIL_FEATURE_NONE},
-    {8, "StackedDrg32GiBV1_1", 3, CZK_FIL_API_1_1, CZK_FIL_FEATURE_NONE},
-    {9, "StackedDrg64GiBV1_1", 4, CZK_FIL_API_1_1, CZK_FIL_FEATURE_NONE},
-    /* the name says 1_1, the version is 1.2 (registry.rs notes the misnaming) */
-    {10, "StackedDrg2KiBV1_1_Feat_SyntheticPoRep", 0, CZK_FIL_API_1_2, CZK_FIL_FEATURE_SYNTHETIC},
-    {11, "StackedDrg8MiBV1_1_Feat_SyntheticPoRep", 1, CZK_FIL_API_1_2, CZK_FIL_FEATURE_SYNTHETIC},
-    {12, "StackedDrg512MiBV1_1_Feat_SyntheticPoRep", 2, CZK_FIL_API_1_2, CZK_FIL_FEATURE_SYNTHETIC},
-    {13, "StackedDrg32GiBV1_1_Feat_SyntheticPoRep", 3, CZK_FIL_API_1_2, CZK_FIL_FEATURE_SYNTHETIC},
-    {14, "StackedDrg64GiBV1_1_Feat_SyntheticPoRep", 4, CZK_FIL_API_1_2, CZK_FIL_FEATURE_SYNTHETIC},
-    {15, "StackedDrg2KiBV1_2_Feat_NonInteractivePoRep", 0, CZK_FIL_API_1_2, CZK_FIL_FEATURE_NON_INTERACTIVE},
-    {16, "StackedDrg8MiBV1_2_Feat_NonInteractivePoRep", 1, CZK_FIL_API_1_2, CZK_FIL_FEATURE_NON_INTERACTIVE},
-    {17, "StackedDrg512MiBV1_2_Feat_NonInteractivePoRep", 2, CZK_FIL_API_1_2, CZK_FIL_FEATURE_NON_INTERACTIVE},
-    {18, "StackedDrg32GiBV1_2_Feat_NonInteractivePoRep", 3, CZK_FIL_API_1_2, CZK_FIL_FEATURE_NON_INTERACTIVE},
-    {19, "StackedDrg64GiBV1_2_Feat_NonInteractivePoRep", 4, CZK_FIL_API_1_2, CZK_FIL_FEATURE_NON_INTERACTIVE},
+#define ROW_(ID, NAME, SIZE, LAYERS, PARTS, MINCH, API, FEAT, B, S, T, CIRCUIT)                              \
+    {.id = ID, .name = NAME, .sector_size = SIZE, .nodes = (SIZE) / 32, .layers = LAYERS, .partitions = PARTS, \
+     .min_challenges = MINCH, .challenges_per_partition = ((MINCH) + (PARTS) - 1) / (PARTS), .api = API,      \
+     .feature = FEAT, .tree_base = B, .tree_sub = S, .tree_top = T, .circuit_id = CIRCUIT}
+#define ROW(...) ROW_(__VA_ARGS__)
+
+#define V10 CZK_FIL_API_1_0, CZK_FIL_FEATURE_NONE
+#define V11 CZK_FIL_API_1_1, CZK_FIL_FEATURE_NONE
+/* the name says 1_1, the version is 1.2 (registry.rs notes the misnaming) */
+#define SYN CZK_FIL_API_1_2, CZK_FIL_FEATURE_SYNTHETIC
+#define NIP CZK_FIL_API_1_2, CZK_FIL_FEATURE_NON_INTERACTIVE
+
+static const czk_fil_seal_proof TABLE[] = {
+    ROW(0, "StackedDrg2KiBV1", K2_I, V10, K2_SHAPE),
+    ROW(1, "StackedDrg8MiBV1", M8_I, V10, M8_SHAPE),
+    ROW(2, "StackedDrg512MiBV1", M512_I, V10, M512_SHAPE),
+    ROW(3, "StackedDrg32GiBV1", G32_I, V10, G32_SHAPE),
+    ROW(4, "StackedDrg64GiBV1", G64_I, V10, G64_SHAPE),
+    ROW(5, "StackedDrg2KiBV1_1", K2_I, V11, K2_SHAPE),
+    ROW(6, "StackedDrg8MiBV1_1", M8_I, V11, M8_SHAPE),
+    ROW(7, "StackedDrg512MiBV1_1", M512_I, V11, M512_SHAPE),
+    ROW(8, "StackedDrg32GiBV1_1", G32_I, V11, G32_SHAPE),
+    ROW(9, "StackedDrg64GiBV1_1", G64_I, V11, G64_SHAPE),
+    ROW(10, "StackedDrg2KiBV1_1_Feat_SyntheticPoRep", K2_I, SYN, K2_SHAPE),
+    ROW(11, "StackedDrg8MiBV1_1_Feat_SyntheticPoRep", M8_I, SYN, M8_SHAPE),
+    ROW(12, "StackedDrg512MiBV1_1_Feat_SyntheticPoRep", M512_I, SYN, M512_SHAPE),
+    ROW(13, "StackedDrg32GiBV1_1_Feat_SyntheticPoRep", G32_I, SYN, G32_SHAPE),
+    ROW(14, "StackedDrg64GiBV1_1_Feat_SyntheticPoRep", G64_I, SYN, G64_SHAPE),
+    ROW(15, "StackedDrg2KiBV1_2_Feat_NonInteractivePoRep", K2_NI, NIP, K2_SHAPE),
+    ROW(16, "StackedDrg8MiBV1_2_Feat_NonInteractivePoRep", M8_NI, NIP, M8_SHAPE),
+    ROW(17, "StackedDrg512MiBV1_2_Feat_NonInteractivePoRep", M512_NI, NIP, M512_SHAPE),
+    ROW(18, "StackedDrg32GiBV1_2_Feat_NonInteractivePoRep", G32_NI, NIP, G32_SHAPE),
+    ROW(19, "StackedDrg64GiBV1_2_Feat_NonInteractivePoRep", G64_NI, NIP, G64_SHAPE),
 };
-#define NPROOFS (sizeof SPECS / sizeof SPECS[0])
-
-/* per size class: constants.rs */
-typedef struct {
-    uint64_t size;
-    uint32_t layers;
-    uint32_t partitions, min_challenges;       /* POREP_PARTITIONS, interactive minimum */
-    uint32_t ni_partitions, ni_min_challenges; /* NI-PoRep */
-    uint8_t base, sub, top;                    /* SectorShape2KiB … SectorShape64GiB */
-    const char *circuit;
-} size_class;
-
-static const size_class CLASSES[5] = {
-    {2048ull, 2, 1, 2, 13, 26, 8, 0, 0, "porep-2k"},
-    {8ull << 20, 2, 1, 2, 13, 26, 8, 0, 0, "porep-8m"},
-    {512ull << 20, 2, 1, 2, 13, 26, 8, 0, 0, "porep-512m"},
-    {32ull << 30, 11, 10, 176, 126, 2253, 8, 8, 0, "porep-32g"},
-    {64ull << 30, 11, 10, 176, 126, 2253, 8, 8, 2, "porep-64g"},
-};
-
-static czk_fil_seal_proof TABLE[NPROOFS];
-static int table_ready;
-
-static void table_build(void) {
-    for (size_t i = 0; i < NPROOFS; i++) {
-        const row_spec *s = &SPECS[i];
-        const size_class *c = &CLASSES[s->size_class];
-        czk_fil_seal_proof *p = &TABLE[i];
-        p->id = s->id;
-        p->name = s->name;
-        p->sector_size = c->size;
-        p->nodes = c->size / 32;
-        p->layers = c->layers;
-        const int ni = s->feature == CZK_FIL_FEATURE_NON_INTERACTIVE;
-        p->partitions = ni ? c->ni_partitions : c->partitions;
-        p->min_challenges = ni ? c->ni_min_challenges : c->min_challenges;
-        p->challenges_per_partition = (p->min_challenges + p->partitions - 1) / p->partitions;
-        p->api = s->api;
-        p->feature = s->feature;
-        p->tree_base = c->base;
-        p->tree_sub = c->sub;
-        p->tree_top = c->top;
-        p->circuit_id = c->circuit;
-    }
-}
-
-/* built once, on first use, from the constant data above */
-static pthread_once_t table_once = PTHREAD_ONCE_INIT;
-static void table_init(void) {
-    table_build();
-    table_ready = 1;
-}
+#define NPROOFS (sizeof TABLE / sizeof TABLE[0])
 
 size_t czk_fil_seal_proof_count(void) { return NPROOFS; }
 
 const czk_fil_seal_proof *czk_fil_seal_proof_get(uint64_t id) {
-    pthread_once(&table_once, table_init);
-    if (!table_ready || id >= NPROOFS) return NULL;
-    return &TABLE[id];
+    return id < NPROOFS ? &TABLE[id] : NULL;
 }
 
 czk_err czk_fil_seal_proof_find(uint64_t id, const czk_fil_seal_proof **out, char *msg, size_t msglen) {
