@@ -39,6 +39,7 @@ int cmd_prove(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_params_info(int argc, char **argv);
+int cmd_params_check(int argc, char **argv);
 int cmd_circuit_info(int argc, char **argv);
 int cmd_bench_pipeline(int argc, char **argv);
 int cmd_hash(int argc, char **argv);

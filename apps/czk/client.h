@@ -22,7 +22,7 @@ int client_rpc_fail(const char *cmd, int code, const char *details);
 /* low | normal | high | critical (or 1 … 4). */
 bool client_parse_priority(const char *s, Cuzk__V1__Priority *out);
 const char *client_await_status_name(int s);
-/* The parameter cache: --param-cache, else $CZK_PARAM_CACHE, else czkd's default. */
+/* The parameter cache: --param-cache, else czkd's default (czk_daemon_param_cache_default). */
 const char *client_param_cache(cli_args *a);
 
 /* A verifying key, prepared. */

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "client.h"
+#include "czk/daemon_config.h"
 #include "czk/fr.h"
 #include "czk/groth16_io.h"
 
@@ -62,15 +63,10 @@ const char *client_await_status_name(int s) {
 }
 
 const char *client_param_cache(cli_args *a) {
-    /* czkd's default: $CZK_PARAM_CACHE, else $XDG_CACHE_HOME/czk/params, else ~/.cache/czk/params */
     static char buf[4096];
     const char *p = cli_get(a, "param-cache");
-    if (!p || !*p) p = getenv("CZK_PARAM_CACHE");
     if (p && *p) return p;
-    const char *xc = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-    if (xc && *xc) snprintf(buf, sizeof buf, "%s/czk/params", xc);
-    else if (home && *home) snprintf(buf, sizeof buf, "%s/.cache/czk/params", home);
-    else return NULL;
+    czk_daemon_param_cache_default(buf, sizeof buf); /* czkd's default */
     return buf;
 }
 

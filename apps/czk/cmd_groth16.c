@@ -3,9 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "czk/circuit.h"
+#include "czk/filecoin.h"
 #include "czk/groth16.h"
 #include "czk/groth16_io.h"
 #include "czk/instance.h"
@@ -14,6 +16,25 @@
 
 static void join(char *out, size_t cap, const char *dir, const char *id, const char *ext) {
     snprintf(out, cap, "%s/%s%s", dir, id, ext);
+}
+
+/* Writes params (or vk) to path only if no file is there: written to
+ * path.tmp, then linked to path (link refuses an existing name). */
+static czk_err write_new(const char *path, const czk_params *params, const czk_vk *vk, char *msg, size_t msglen) {
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    czk_err e = params ? czk_params_write(params, tmp, msg, msglen) : czk_vk_write(vk, tmp, msg, msglen);
+    if (e != CZK_OK) {
+        unlink(tmp);
+        return e;
+    }
+    if (link(tmp, path) != 0) {
+        snprintf(msg, msglen, "%s: %s; not overwriting it", path, strerror(errno));
+        unlink(tmp);
+        return CZK_ERR_IO;
+    }
+    unlink(tmp);
+    return CZK_OK;
 }
 
 /* FILE.params -> FILE.r1cs (the recorded circuit setup saved beside it). */
@@ -48,6 +69,22 @@ int cmd_setup(int argc, char **argv) {
         fprintf(stderr, "czk setup: cannot create %s: %s\n", dir, strerror(errno));
         return CLI_FAIL;
     }
+    /* a Filecoin circuit: Filecoin's file names, and never over a file
+     * (it may be the real one) */
+    const czk_fil_params_file *fil = czk_fil_params_file_find(id);
+    char ppath[4096], vpath[4096];
+    if (fil) {
+        snprintf(ppath, sizeof ppath, "%s/%s", dir, fil->params_name);
+        snprintf(vpath, sizeof vpath, "%s/%s", dir, fil->vk_name);
+    } else {
+        join(ppath, sizeof ppath, dir, id, ".params");
+        join(vpath, sizeof vpath, dir, id, ".vk");
+    }
+    struct stat st;
+    if (fil && (stat(ppath, &st) == 0 || stat(vpath, &st) == 0)) {
+        fprintf(stderr, "czk setup: %s exists; not overwriting it\n", stat(ppath, &st) == 0 ? ppath : vpath);
+        return CLI_FAIL;
+    }
     double t0 = cli_now();
     czk_r1cs r1cs;
     czk_err e = czk_circuit_record(&c, &r1cs, msg, sizeof msg);
@@ -73,14 +110,20 @@ int cmd_setup(int argc, char **argv) {
     }
     char path[4096];
     int rc = CLI_OK;
-    join(path, sizeof path, dir, id, ".params");
-    if ((e = czk_params_write(&params, path, msg, sizeof msg)) != CZK_OK) goto fail;
-    join(path, sizeof path, dir, id, ".vk");
-    if ((e = czk_vk_write(&params.vk, path, msg, sizeof msg)) != CZK_OK) goto fail;
+    if ((e = fil ? write_new(ppath, &params, NULL, msg, sizeof msg) : czk_params_write(&params, ppath, msg, sizeof msg)) !=
+        CZK_OK)
+        goto fail;
+    if ((e = fil ? write_new(vpath, NULL, &params.vk, msg, sizeof msg) : czk_vk_write(&params.vk, vpath, msg, sizeof msg)) !=
+        CZK_OK)
+        goto fail;
     join(path, sizeof path, dir, id, ".r1cs");
     if ((e = czk_r1cs_save(&r1cs, id, path, msg, sizeof msg)) != CZK_OK) goto fail;
-    printf("setup %s: %zu constraints, %zu inputs, %zu aux; wrote %s/%s.{params,vk,r1cs} in %.2f s\n", id,
-           r1cs.n_constraints, r1cs.n_inputs, r1cs.n_aux, dir, id, cli_now() - t0);
+    if (fil)
+        printf("setup %s: %zu constraints, %zu inputs, %zu aux; wrote %s, %s and %s/%s.r1cs in %.2f s\n", id,
+               r1cs.n_constraints, r1cs.n_inputs, r1cs.n_aux, ppath, vpath, dir, id, cli_now() - t0);
+    else
+        printf("setup %s: %zu constraints, %zu inputs, %zu aux; wrote %s/%s.{params,vk,r1cs} in %.2f s\n", id,
+               r1cs.n_constraints, r1cs.n_inputs, r1cs.n_aux, dir, id, cli_now() - t0);
     printf("these are development parameters from %s, not a trusted setup\n",
            seed_s ? "a fixed seed" : "the OS random generator");
     goto done;

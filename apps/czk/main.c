@@ -12,12 +12,16 @@ static void usage(FILE *f) {
             "                                         compute e(G1, G2); print timings\n"
             "  setup   --circuit ID --out DIR [--seed N]\n"
             "                                         write DIR/ID.params, DIR/ID.vk (and DIR/ID.r1cs)\n"
-            "                                         development parameters, NOT a trusted setup\n"
+            "                                         development parameters, NOT a trusted setup; for a\n"
+            "                                         Filecoin circuit (porep-2k …) under Filecoin's v28\n"
+            "                                         file names, never over an existing file\n"
             "  prove   --circuit ID --params FILE --input SEED --proof OUT [--public OUT.json]\n"
             "  verify  --vk FILE --proof FILE --public FILE.json\n"
             "                                         prints valid (exit 0) or invalid (exit 1)\n"
             "  export  --format snarkjs --vk FILE [--proof FILE --public FILE.json] --out DIR\n"
             "  params info FILE                       JSON: counts, sizes, validation\n"
+            "  params check DIR                       each Filecoin v28 file in DIR: Filecoin's, development\n"
+            "                                         or corrupt (its digest against parameters.json's)\n"
             "  circuit info ID                        JSON: constraints, inputs, aux, non-zeros, densities\n"
             "  hash    poseidon --arity N X1 … XN | sha256 --hex DATA\n"
             "\n"
@@ -48,7 +52,8 @@ static void usage(FILE *f) {
             "                                         is preloaded first (--preload no: not)\n"
             "  bench stress --addr A [--duration S] [-j J] [--circuit ID] [--cancel-rate R]\n"
             "                                         mixed priorities and cancellations\n"
-            "--param-cache DIR (default as czkd's: $CZK_PARAM_CACHE, else ~/.cache/czk/params)\n"
+            "--param-cache DIR (default as czkd's: $CZK_PARAM_CACHE, else $FIL_PROOFS_PARAMETER_CACHE, else\n"
+            "/var/tmp/filecoin-proof-parameters)\n"
             "                                         where ID.vk or ID.params is found for verification\n");
 #endif
 }
@@ -81,6 +86,7 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "verify")) return cmd_verify(argc, argv);
     if (!strcmp(cmd, "export")) return cmd_export(argc, argv);
     if (!strcmp(cmd, "params") && argc > 2 && !strcmp(argv[2], "info")) return cmd_params_info(argc, argv);
+    if (!strcmp(cmd, "params") && argc > 2 && !strcmp(argv[2], "check")) return cmd_params_check(argc, argv);
     if (!strcmp(cmd, "circuit") && argc > 2 && !strcmp(argv[2], "info")) return cmd_circuit_info(argc, argv);
     if (!strcmp(cmd, "bench") && argc > 2 && !strcmp(argv[2], "pipeline")) return cmd_bench_pipeline(argc, argv);
     if (!strcmp(cmd, "hash")) return cmd_hash(argc, argv);

@@ -51,8 +51,7 @@ typedef struct {
     char listen[512];                      /* default 127.0.0.1:9820 */
     char status_listen[512];               /* default 127.0.0.1:9821; "" = off */
     char state_dir[CZK_DAEMON_PATH_MAX];   /* default $XDG_STATE_HOME/czk or ~/.local/state/czk */
-    char param_cache[CZK_DAEMON_PATH_MAX]; /* default $CZK_PARAM_CACHE, else $XDG_CACHE_HOME/czk/params
-                                              or ~/.cache/czk/params */
+    char param_cache[CZK_DAEMON_PATH_MAX]; /* default: czk_daemon_param_cache_default */
     size_t total_budget;                   /* bytes; 0 = auto */
     size_t safety_margin;                  /* bytes; 0 = the engine's default (10%) */
     int devices[CZK_DAEMON_MAX_DEVICES];
@@ -70,9 +69,14 @@ typedef struct {
     char warnings[2048];                   /* one line per ignored key, for the log */
 } czk_daemon_config;
 
-/* The defaults above (reads HOME, XDG_STATE_HOME, XDG_CACHE_HOME,
- * CZK_PARAM_CACHE). */
+/* The defaults above (reads HOME, XDG_STATE_HOME, CZK_PARAM_CACHE,
+ * FIL_PROOFS_PARAMETER_CACHE). */
 void czk_daemon_config_default(czk_daemon_config *c);
+/* The parameter cache czkd and the client use by default: $CZK_PARAM_CACHE,
+ * else rust-fil-proofs' own default ($FIL_PROOFS_PARAMETER_CACHE, else
+ * /var/tmp/filecoin-proof-parameters), so that a storage provider's
+ * downloaded v28 files are found where Lotus and Curio keep them. */
+void czk_daemon_param_cache_default(char *out, size_t cap);
 
 /* Applies the TOML text (len bytes; `name` is used in messages) on top of
  * *c. On error (CZK_ERR_FORMAT for syntax, CZK_ERR_INVALID_ARGUMENT for a

@@ -31,6 +31,7 @@ typedef enum {
     CZK_ERR_NOT_FOUND,          /* no such job or circuit */
     CZK_ERR_BUSY,               /* a queue limit was reached, or the thing is in use */
     CZK_ERR_SHUTDOWN,           /* the engine is shutting down */
+    CZK_ERR_PRECONDITION,       /* something the request needs is not there (a parameter file) */
     CZK_ERR__COUNT
 } czk_err;
 

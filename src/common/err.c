@@ -25,6 +25,7 @@ const char *czk_err_str(czk_err e) {
     case CZK_ERR_NOT_FOUND: return "not found";
     case CZK_ERR_BUSY: return "busy";
     case CZK_ERR_SHUTDOWN: return "shutting down";
+    case CZK_ERR_PRECONDITION: return "a precondition is not met";
     case CZK_ERR__COUNT: break;
     }
     return "unknown error";

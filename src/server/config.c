@@ -28,18 +28,23 @@ const char *czk_backend_kind_name(czk_backend_kind k) {
     return k == CZK_BACKEND_KIND_CPU ? "cpu" : k == CZK_BACKEND_KIND_CUDA ? "cuda" : "auto";
 }
 
+void czk_daemon_param_cache_default(char *out, size_t cap) {
+    const char *pc = getenv("CZK_PARAM_CACHE"), *fil = getenv("FIL_PROOFS_PARAMETER_CACHE");
+    if (pc && *pc) snprintf(out, cap, "%s", pc);
+    else if (fil && *fil) snprintf(out, cap, "%s", fil);
+    else snprintf(out, cap, "/var/tmp/filecoin-proof-parameters");
+}
+
 void czk_daemon_config_default(czk_daemon_config *c) {
     memset(c, 0, sizeof *c);
     snprintf(c->listen, sizeof c->listen, "127.0.0.1:9820");
     snprintf(c->status_listen, sizeof c->status_listen, "127.0.0.1:9821");
     const char *home = getenv("HOME");
     if (!home || !*home) home = "/tmp";
-    const char *xs = getenv("XDG_STATE_HOME"), *xc = getenv("XDG_CACHE_HOME"), *pc = getenv("CZK_PARAM_CACHE");
+    const char *xs = getenv("XDG_STATE_HOME");
     if (xs && *xs) snprintf(c->state_dir, sizeof c->state_dir, "%s/czk", xs);
     else snprintf(c->state_dir, sizeof c->state_dir, "%s/.local/state/czk", home);
-    if (pc && *pc) snprintf(c->param_cache, sizeof c->param_cache, "%s", pc);
-    else if (xc && *xc) snprintf(c->param_cache, sizeof c->param_cache, "%s/czk/params", xc);
-    else snprintf(c->param_cache, sizeof c->param_cache, "%s/.cache/czk/params", home);
+    czk_daemon_param_cache_default(c->param_cache, sizeof c->param_cache);
     c->gpu_workers_per_device = 2;
     c->partition_workers = 2;
     c->pack_abc = true;
@@ -507,7 +512,8 @@ const char *czk_daemon_usage(void) {
            "  --listen ADDR         gRPC address, host:port or unix:///path (default 127.0.0.1:9820)\n"
            "  --status-listen ADDR  HTTP status page, host:port; \"\" turns it off (default 127.0.0.1:9821)\n"
            "  --state-dir DIR       journal and spool (default $XDG_STATE_HOME/czk or ~/.local/state/czk)\n"
-           "  --param-cache DIR     <circuit>.params files (default $CZK_PARAM_CACHE, else ~/.cache/czk/params)\n"
+           "  --param-cache DIR     parameter files (default $CZK_PARAM_CACHE, else $FIL_PROOFS_PARAMETER_CACHE,\n"
+           "                        else /var/tmp/filecoin-proof-parameters)\n"
            "  --backend KIND        prover backend: cpu, cuda or auto (default auto)\n"
            "  --budget SIZE         memory budget, e.g. 64GiB, or auto (default auto)\n"
            "  --log-level LEVEL     log level (default info)\n";

@@ -82,6 +82,7 @@ grpc_status_code czk_grpc_status_for(czk_err e, czk_grpc_method m) {
         return (m == CZK_GRPC_SUBMIT || m == CZK_GRPC_PROVE) ? GRPC_STATUS_RESOURCE_EXHAUSTED
                                                              : GRPC_STATUS_FAILED_PRECONDITION;
     case CZK_ERR_SHUTDOWN: return GRPC_STATUS_UNAVAILABLE;
+    case CZK_ERR_PRECONDITION: return GRPC_STATUS_FAILED_PRECONDITION;
     default: return GRPC_STATUS_UNKNOWN;
     }
 }

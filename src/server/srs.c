@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "czk/circuit.h"
+#include "czk/filecoin.h"
 #include "czk/groth16_io.h"
 #include "czk/instance.h"
 #include "czk/log.h"
@@ -42,12 +43,16 @@ static int mkdir_p(const char *path) {
     return 0;
 }
 
-/* Parameters and prover key of circuit c from the param cache; development
- * parameters (saved there) when the file is absent. */
+/* Parameters and prover key of circuit c from the param cache. A Filecoin
+ * circuit's parameters are Filecoin's v28 files under their own names, never
+ * made up here (CZK_ERR_PRECONDITION naming the file when absent); czk's
+ * own circuits get development parameters (saved there) when theirs is. */
 static czk_err load_params(czk_service *s, const czk_circuit *c, czk_params *params, czk_prover_key *key, char *msg,
                            size_t msglen) {
     char ppath[PATH_MAX], rpath[PATH_MAX];
-    snprintf(ppath, sizeof ppath, "%s/%s.params", s->param_cache, c->id);
+    const czk_fil_params_file *fil = czk_fil_params_file_find(c->id);
+    if (fil) snprintf(ppath, sizeof ppath, "%s/%s", s->param_cache, fil->params_name);
+    else snprintf(ppath, sizeof ppath, "%s/%s.params", s->param_cache, c->id);
     snprintf(rpath, sizeof rpath, "%s/%s.r1cs", s->param_cache, c->id);
     struct stat st;
     czk_r1cs r1cs;
@@ -57,6 +62,13 @@ static czk_err load_params(czk_service *s, const czk_circuit *c, czk_params *par
         if (errno != ENOENT) {
             set_msg(msg, msglen, "%s: %s", ppath, strerror(errno));
             return CZK_ERR_IO;
+        }
+        if (fil) {
+            set_msg(msg, msglen,
+                    "the parameters of %s are not in the param cache: %s is missing (Filecoin's v28 file, as "
+                    "paramfetch downloads it; `czk setup --circuit %s --out DIR` writes development ones)",
+                    c->id, ppath, c->id);
+            return CZK_ERR_PRECONDITION;
         }
         czk_log_warn("%s not found: creating development parameters for %s (NOT from a trusted setup)", ppath,
                      c->id);

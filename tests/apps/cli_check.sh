@@ -24,6 +24,13 @@ expect 0 "proved demo" -- "$CZK" prove --circuit demo --params keys/demo.params 
 expect 0 "^valid" -- "$CZK" verify --vk keys/demo.vk --proof p.bin --public pub.json
 [ "$(wc -c <p.bin)" -eq 192 ] || { echo "FAIL: proof is not 192 bytes"; FAILS=$((FAILS + 1)); }
 
+# params check: Filecoin's v28 file names judged by their digest
+mkdir fil
+expect 0 "no Filecoin v28 PoRep parameter file" -- "$CZK" params check fil
+[ -z "$(ls fil)" ] || { echo "FAIL: params check wrote into its directory"; FAILS=$((FAILS + 1)); }
+expect 2 "usage" -- "$CZK" params check
+expect 1 "not a directory" -- "$CZK" params check nowhere
+
 # mismatched files
 expect 1 "another circuit" -- "$CZK" prove --circuit demo --params keys/synthetic-10.params --input 5 --proof q.bin
 expect 1 "^invalid" -- "$CZK" verify --vk keys/synthetic-10.vk --proof p.bin --public pub.json

@@ -63,20 +63,25 @@ static void test_defaults(void) {
     unsetenv("XDG_STATE_HOME");
     unsetenv("XDG_CACHE_HOME");
     unsetenv("CZK_PARAM_CACHE");
+    unsetenv("FIL_PROOFS_PARAMETER_CACHE");
     czk_daemon_config_default(&c);
     CHECK(!strcmp(c.listen, "127.0.0.1:9820") && !strcmp(c.status_listen, "127.0.0.1:9821"));
     CHECK(!strcmp(c.state_dir, "/home/u/.local/state/czk"));
-    CHECK(!strcmp(c.param_cache, "/home/u/.cache/czk/params"));
+    CHECK(!strcmp(c.param_cache, "/var/tmp/filecoin-proof-parameters")); /* rust-fil-proofs' default */
     CHECK(c.total_budget == 0 && c.backend == CZK_BACKEND_KIND_AUTO && c.log_level == CZK_LOG_INFO);
     CHECK(c.gpu_workers_per_device == 2 && c.partition_workers == 2 && c.queue_limit == 1024);
     setenv("XDG_STATE_HOME", "/xs", 1);
     setenv("XDG_CACHE_HOME", "/xc", 1);
     czk_daemon_config_default(&c);
-    CHECK(!strcmp(c.state_dir, "/xs/czk") && !strcmp(c.param_cache, "/xc/czk/params"));
+    CHECK(!strcmp(c.state_dir, "/xs/czk") && !strcmp(c.param_cache, "/var/tmp/filecoin-proof-parameters"));
+    setenv("FIL_PROOFS_PARAMETER_CACHE", "/fil", 1);
+    czk_daemon_config_default(&c);
+    CHECK(!strcmp(c.param_cache, "/fil"));
     setenv("CZK_PARAM_CACHE", "/pc", 1);
     czk_daemon_config_default(&c);
     CHECK(!strcmp(c.param_cache, "/pc"));
     unsetenv("CZK_PARAM_CACHE");
+    unsetenv("FIL_PROOFS_PARAMETER_CACHE");
 }
 
 static void test_good(void) {
