@@ -1,5 +1,6 @@
-/* czk — private interface between the GPU host code (gpu.c, C) and the
- * kernels (ntt.cu): launch functions with C linkage. Every launcher enqueues
+/* czk — private interface between the GPU host code (C: gpu_host.h's files,
+ * gpu_msm.c, msm_scalars.c, backend_cuda.c) and the kernels (ntt.cu, msm.cu,
+ * msm_g2.cu, unpack.cu): launch functions with C linkage. Every launcher enqueues
  * on `s` and returns the launch's cudaError_t (cudaSuccess or the error of
  * cudaGetLastError). Device buffers of Fr are arrays of 32-byte elements in
  * the host's byte layout (czk_fr). */
@@ -78,7 +79,7 @@ cudaError_t czk_gpu_launch_mul(void *a, const void *b, size_t n, cudaStream_t s)
 /* ---- G1 and G2 MSM (msm.cu; the host sequence in gpu_msm.c) ---------------
  * grp selects the group of the point kernels: 0 G1 (Fp), 1 G2 (Fp2). */
 
-/* Shared with gpu_msm.c (defined in gpu.c): allocation against g's cap
+/* Shared with gpu_msm.c (defined in devmem.c and device.c): allocation against g's cap
  * (CZK_ERR_NO_MEMORY beyond it), its release, g's stream and device. */
 struct czk_gpu;
 int czk_gpu_dev_alloc(struct czk_gpu *g, void **p, size_t bytes, const char *what, char *msg, size_t msglen);

@@ -200,7 +200,7 @@ static void oom_round(int verbose) {
         CHECK(e == CZK_ERR_NO_MEMORY);
         czk_gpu_close(g);
     }
-    /* freed blocks are kept for reuse (gpu.c's cache), within the cap: a
+    /* freed blocks are kept for reuse (devmem.c's cache), within the cap: a
      * block of the same size again, then a larger one that fits only once
      * the cached block is let go; the data is whatever was uploaded last */
     g = NULL;

@@ -1,4 +1,4 @@
-/* czk — the staged uploads (src/gpu/gpu.c) on the device: vectors of small
+/* czk — the staged uploads (src/gpu/stage.c) on the device: vectors of small
  * multiples of one go packed (src/r1cs/fr_pack.c, unpacked by
  * src/gpu/unpack.cu), others as they are, chunk by chunk; whatever the mix,
  * the vector on the device equals the host's, and is zero beyond it. Cases:
