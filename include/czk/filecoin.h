@@ -105,6 +105,19 @@ czk_err czk_fil_challenges_interactive(uint64_t nodes, const uint8_t replica_id[
 czk_err czk_fil_challenges_non_interactive(uint64_t nodes, const uint8_t replica_id[32], const uint8_t comm_r[32],
                                            uint32_t k, uint32_t count, uint64_t *out, char *msg, size_t msglen);
 
+/* ---- comm_d (the SHA-256 data tree, filecoin-hashers sha256.rs) ------------- */
+
+/* One node of tree_d: SHA-256(left ‖ right) with byte 31 &= 0x3f. */
+czk_err czk_fil_tree_d_hash(const uint8_t left[32], const uint8_t right[32], uint8_t out[32]);
+/* The root of the binary tree over n (a power of two) 32-byte leaves, the
+ * sector's nodes as stored (fr32-padded data); the leaves themselves are not
+ * hashed. n = 1 gives the leaf. */
+czk_err czk_fil_tree_d_root(const uint8_t *leaves, uint64_t n, uint8_t out[32], char *msg, size_t msglen);
+/* comm_d of a sector of zeros (a committed-capacity sector) of sector_size
+ * bytes (a power of two, at least 32): the zero leaf hashed with itself
+ * log2(sector_size / 32) times (filecoin-proofs pieces.rs empty_comm_d). */
+czk_err czk_fil_comm_d_zero(uint64_t sector_size, uint8_t out[32], char *msg, size_t msglen);
+
 /* ---- synthetic PoRep (stacked/vanilla/challenges.rs mod synthetic) --------- */
 
 /* The number of synthetic challenges of a sector: min(nodes, 2^18)
