@@ -48,6 +48,9 @@ size_t czk_fil_seal_proof_count(void);
 const czk_fil_seal_proof *czk_fil_seal_proof_get(uint64_t id);
 /* As czk_fil_seal_proof_get, with CZK_ERR_NOT_FOUND and a message for an unknown id. */
 czk_err czk_fil_seal_proof_find(uint64_t id, const czk_fil_seal_proof **out, char *msg, size_t msglen);
+/* The registered seal proof of a name as serde writes the enum
+ * ("StackedDrg32GiBV1_1", as in C1's "registered_proof"), or NULL. */
+const czk_fil_seal_proof *czk_fil_seal_proof_by_name(const char *name);
 /* porep_id as filecoin-proofs-api computes it: the id as u64 little-endian in
  * bytes 0..8, the nonce (0 for every proof) as u64 little-endian in 8..16,
  * zeros in 16..32. The API version and features are not part of it. */

@@ -72,6 +72,13 @@ const czk_fil_seal_proof *czk_fil_seal_proof_get(uint64_t id) {
     return id < NPROOFS ? &TABLE[id] : NULL;
 }
 
+const czk_fil_seal_proof *czk_fil_seal_proof_by_name(const char *name) {
+    if (!name) return NULL;
+    for (size_t i = 0; i < NPROOFS; i++)
+        if (strcmp(TABLE[i].name, name) == 0) return &TABLE[i];
+    return NULL;
+}
+
 czk_err czk_fil_seal_proof_find(uint64_t id, const czk_fil_seal_proof **out, char *msg, size_t msglen) {
     const czk_fil_seal_proof *p = czk_fil_seal_proof_get(id);
     if (!p) {

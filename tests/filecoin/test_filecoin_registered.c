@@ -86,7 +86,11 @@ int main(void) {
         want[0] = (uint8_t)e->id;
         czk_fil_porep_id(p, id);
         CHECK_MSG(memcmp(id, want, 32) == 0, "%s: porep_id", e->name);
+        CHECK_MSG(czk_fil_seal_proof_by_name(e->name) == p, "%s: by name", e->name);
     }
+    CHECK(czk_fil_seal_proof_by_name("StackedDrg32GiBV1_2_Feat_NiPoRep") == NULL); /* Go's name, not serde's */
+    CHECK(czk_fil_seal_proof_by_name("StackedDrg32GiB") == NULL);
+    CHECK(czk_fil_seal_proof_by_name(NULL) == NULL);
     /* by hand: StackedDrg32GiBV1_1 = 8, StackedDrg64GiBV1_2_Feat_NonInteractivePoRep = 19,
      * StackedDrg2KiBV1 = 0 */
     static const uint8_t PID8[32] = {0x08, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
