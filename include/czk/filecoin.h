@@ -82,8 +82,9 @@ const czk_fil_params_file *czk_fil_params_file_find(const char *circuit_id);
 czk_err czk_fil_porep_cache_id(const czk_fil_seal_proof *p, char *out, size_t cap);
 
 /* The digest parameters.json records: BLAKE2b-512 (unkeyed, 64-byte output) of
- * the whole content, the first 16 bytes as 32 lowercase hex digits. */
-void czk_fil_params_digest(const void *data, size_t len, char out_hex[33]);
+ * the whole content, the first 16 bytes as 32 lowercase hex digits.
+ * CZK_ERR_NO_MEMORY (and an empty string) if libcrypto fails. */
+czk_err czk_fil_params_digest(const void *data, size_t len, char out_hex[33]);
 /* The same over a whole file, read in pieces. */
 czk_err czk_fil_params_digest_file(const char *path, char out_hex[33], char *msg, size_t msglen);
 

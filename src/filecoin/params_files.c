@@ -94,14 +94,13 @@ static void digest_hex(EVP_MD_CTX *md, char out_hex[33], int *ok) {
         out_hex[0] = 0;
 }
 
-void czk_fil_params_digest(const void *data, size_t len, char out_hex[33]) {
+czk_err czk_fil_params_digest(const void *data, size_t len, char out_hex[33]) {
+    out_hex[0] = 0;
     EVP_MD_CTX *md = EVP_MD_CTX_new();
     int ok = md && EVP_DigestInit_ex(md, EVP_blake2b512(), NULL) == 1 && EVP_DigestUpdate(md, data, len) == 1;
-    if (md)
-        digest_hex(md, out_hex, &ok);
-    else
-        out_hex[0] = 0;
+    if (md) digest_hex(md, out_hex, &ok);
     EVP_MD_CTX_free(md);
+    return ok ? CZK_OK : CZK_ERR_NO_MEMORY;
 }
 
 czk_err czk_fil_params_digest_file(const char *path, char out_hex[33], char *msg, size_t msglen) {
