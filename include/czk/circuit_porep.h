@@ -60,13 +60,15 @@ czk_err czk_porep_synthesize(czk_cs *cs, const czk_porep_shape *shape, const czk
  * ids of czk/filecoin.h's table; partitions from the interactive row) and
  * returns true; false for other ids. Its synthesize gives the blank circuit
  * in RECORD and COUNT modes and fails with CZK_ERR_INVALID_ARGUMENT in the
- * others (a seed is no PoRep input: use czk_porep_circuit_synthesize_input). */
+ * others (a seed is no PoRep input); its synthesize_input is
+ * czk_porep_circuit_synthesize_input. */
 bool czk_porep_circuit_lookup(czk_circuit *out, const char *id);
 /* The shape of a porep-* circuit; CZK_ERR_INVALID_ARGUMENT for another. */
 czk_err czk_porep_circuit_shape(const czk_circuit *c, czk_porep_shape *out, char *msg, size_t msglen);
-/* Synthesis of one partition's input (a const czk_fil_porep_partition *)
- * for the circuit c (a porep-* id), in any mode; partition is only named
- * in messages (the input is already that partition's). */
+/* czk_circuit.synthesize_input of the porep-* circuits: input is the job's
+ * array of c->partitions czk_fil_porep_partition (as czk_fil_c1.partitions
+ * holds them); partition k (< c->partitions) is synthesized from input[k],
+ * in any mode. */
 czk_err czk_porep_circuit_synthesize_input(czk_cs *cs, const czk_circuit *c, size_t partition, const void *input);
 
 #endif

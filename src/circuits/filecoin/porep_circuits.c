@@ -45,7 +45,9 @@ czk_err czk_porep_circuit_synthesize_input(czk_cs *cs, const czk_circuit *c, siz
     czk_err e = czk_porep_circuit_shape(c, &s, msg, sizeof msg);
     if (e) return czk_cs_error(cs, e, "%s", msg);
     if (!input) return czk_cs_error(cs, CZK_ERR_INVALID_ARGUMENT, "%s partition %zu: no input", c->id, partition);
-    return czk_porep_synthesize(cs, &s, input);
+    if (partition >= c->partitions)
+        return czk_cs_error(cs, CZK_ERR_INVALID_ARGUMENT, "%s: partition %zu of %zu", c->id, partition, c->partitions);
+    return czk_porep_synthesize(cs, &s, (const czk_fil_porep_partition *)input + partition);
 }
 
 bool czk_porep_circuit_lookup(czk_circuit *out, const char *id) {
@@ -53,5 +55,6 @@ bool czk_porep_circuit_lookup(czk_circuit *out, const char *id) {
     if (!p) return false;
     out->partitions = p->partitions;
     out->synthesize = synthesize_blank;
+    out->synthesize_input = czk_porep_circuit_synthesize_input;
     return true;
 }
