@@ -65,7 +65,8 @@ czk_err czk_fil_graph_init(czk_fil_graph *g, uint64_t nodes, const uint8_t porep
 
 /* ---- DRG ------------------------------------------------------------------- */
 
-/* ChaCha8 output words 0..19 of the stream keyed by seed (blocks 0 and 1). */
+/* ChaCha8 output words 0..31 of the stream keyed by seed (blocks 0 and 1;
+ * five parents take 20). */
 static void chacha8_words(const uint8_t seed[32], uint32_t w[32]) {
     uint32_t st[16] = {0x61707865, 0x3320646e, 0x79622d32, 0x6b206574};
     for (int i = 0; i < 8; i++) st[4 + i] = load32_le(seed + 4 * i);
@@ -75,7 +76,10 @@ static void chacha8_words(const uint8_t seed[32], uint32_t w[32]) {
     czk_fil_chacha_block(st, 4, w + 16);
 }
 
-/* ceil(log2(x)) for x >= 2; equals Rust's (x as f64).log2().ceil() for x < 2^53 */
+/* ceil(log2(x)) for x >= 2. It equals Rust's (x as f64).log2().ceil() for the
+ * metagraph sizes here (x < 5 · 2^32 < 2^35): log2 of a non-power of two that
+ * small is at least 4e-11 above an integer, far beyond f64 rounding (the two
+ * would part only near 2^52). */
 static uint64_t ceil_log2(uint64_t x) { return 64 - (uint64_t)__builtin_clzll(x - 1); }
 
 void czk_fil_graph_drg_parents(const czk_fil_graph *g, uint32_t node, uint32_t out[CZK_FIL_DRG_DEGREE]) {
