@@ -3,7 +3,10 @@
  * fails with CZK_ERR_UNSUPPORTED, so callers and tests can fall back or skip.
  *
  * Every function checks every CUDA call; a device error or a device
- * out-of-memory fails the call with a message, never the process. */
+ * out-of-memory fails the call with a message, never the process: a device
+ * out-of-memory (or the byte cap) gives CZK_ERR_NO_MEMORY, another CUDA
+ * error CZK_ERR_IO, and the message names the failing call and where it is
+ * in src/gpu (docs/gpu.md). */
 #ifndef CZK_GPU_H
 #define CZK_GPU_H
 
