@@ -58,14 +58,20 @@ czk_err czk_circuit_witness(const czk_circuit *c, size_t partition, uint64_t see
 czk_err czk_circuit_check(const czk_circuit *c, size_t partition, uint64_t seed, char *msg, size_t msglen);
 
 /* An instance's input, for a circuit with synthesize_input: shared by the
- * partitions of one job, owned by the engine from a successful submit (it
- * calls free_fn(data) once the job has ended, or at once when the submit is
- * refused), and its bytes are charged to the budget while the job lives. */
+ * partitions of one job, owned by the engine from the submit (it calls
+ * free_fn(free_arg) once the job has ended, or at once when the submit is
+ * refused), and its bytes are charged to the budget while the job lives.
+ * data is what synthesize_input reads (a porep-* circuit: the array of the
+ * sector's czk_fil_porep_partition); free_arg what owns it (NULL: data). */
 typedef struct {
     void *data;
-    void (*free_fn)(void *data); /* NULL: data is not freed */
-    size_t bytes;                /* heap bytes data holds */
+    void (*free_fn)(void *arg); /* NULL: nothing is freed */
+    size_t bytes;               /* heap bytes it holds */
+    void *free_arg;
 } czk_circuit_input;
+
+/* Gives an input back: free_fn(free_arg, else data), once; NULL is ignored. */
+void czk_circuit_input_release(czk_circuit_input *in);
 
 /* The witness / check of one partition of an input (c->synthesize_input;
  * CZK_ERR_INVALID_ARGUMENT when c has none). */

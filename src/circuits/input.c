@@ -15,6 +15,12 @@ static czk_err input_adapter(czk_cs *cs, void *ctx) {
     return x->c->synthesize_input(cs, x->c, x->partition, x->input);
 }
 
+void czk_circuit_input_release(czk_circuit_input *in) {
+    if (!in || !in->data) return;
+    if (in->free_fn) in->free_fn(in->free_arg ? in->free_arg : in->data);
+    in->data = in->free_arg = NULL;
+}
+
 static czk_err no_input(const czk_circuit *c, char *msg, size_t msglen) {
     if (msg && msglen) snprintf(msg, msglen, "circuit '%s' takes no input data (its instance is a seed)", c->id);
     return CZK_ERR_INVALID_ARGUMENT;

@@ -195,7 +195,9 @@ void czk_engine_destroy(czk_engine *e) {
 }
 
 static void input_drop(const czk_circuit_input *in) {
-    if (in && in->data && in->free_fn) in->free_fn(in->data);
+    if (!in) return;
+    czk_circuit_input x = *in;
+    czk_circuit_input_release(&x);
 }
 
 /* czk_engine_submit and czk_engine_submit_input: input NULL for a seed. */

@@ -56,7 +56,7 @@ static void table_remove(czk_engine *e, eng_job *j) {
 
 void eng_job_free(eng_job *j) {
     if (!j) return;
-    if (j->input.data && j->input.free_fn) j->input.free_fn(j->input.data); /* a job that never ended */
+    czk_circuit_input_release(&j->input); /* a job that never ended */
     if (j->has_input_res) czk_budget_release(&j->input_res);
     free(j->request_id);
     free(j->proofs);
@@ -124,8 +124,7 @@ void eng_job_end(czk_engine *e, eng_job *j) {
         j->pub = NULL;
     }
     /* no partition is in flight: the input has had its last use */
-    if (j->input.data && j->input.free_fn) j->input.free_fn(j->input.data);
-    j->input.data = NULL;
+    czk_circuit_input_release(&j->input);
     if (j->has_input_res) czk_budget_release(&j->input_res);
     j->has_input_res = false;
     j->t_end = eng_now_ns();

@@ -67,7 +67,7 @@ static czk_circuit_input toy(uint64_t base, size_t claimed_bytes) {
         for (int i = 0; i < PARTS; i++) in->seeds[i] = base + 10 * (uint64_t)i;
         in->freed = &n_freed;
     }
-    return (czk_circuit_input){in, toy_free, claimed_bytes};
+    return (czk_circuit_input){in, toy_free, claimed_bytes, NULL};
 }
 
 static czk_prepared_vk pvk;
