@@ -1,10 +1,11 @@
 /* The memory budget: immediate refusal of impossible requests, service in
  * priority-then-age order without overtaking, cancellation and timeouts,
- * shrink/transfer accounting, and a multi-threaded stress run whose
- * high-water mark never passes the total. */
+ * shrink/transfer accounting, waiters woken by a shrink, and a
+ * multi-threaded stress run whose high-water mark never passes the total. */
 #include <pthread.h>
 #include <sched.h>
 #include <string.h>
+#include <time.h>
 
 #include "czk/budget.h"
 #include "test.h"
@@ -137,6 +138,55 @@ static void test_cancel(void) {
     CHECK(czk_budget_reserved(B) == 0 && czk_budget_waiters(B) == 0);
 }
 
+static int served(void) {
+    pthread_mutex_lock(&order_mu);
+    int n = norder;
+    pthread_mutex_unlock(&order_mu);
+    return n;
+}
+
+/* Waits at most ms milliseconds for n waiters to have been served. */
+static bool served_within(int n, long ms) {
+    struct timespec t0, now;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    while (served() < n) {
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if ((now.tv_sec - t0.tv_sec) * 1000 + (now.tv_nsec - t0.tv_nsec) / 1000000 > ms) return false;
+        const struct timespec pause = {0, 1000000};
+        nanosleep(&pause, NULL);
+    }
+    return true;
+}
+
+/* A shrink wakes the waiters it makes room for (no lost wake-up): waiters
+ * with no timeout, queued behind a full budget, are served within seconds of
+ * a shrink (not a release) of the reservation that filled it, and one of
+ * them only after the other took its bytes. Without the broadcast in
+ * czk_budget_shrink they would sleep forever; the test then fails after 5 s
+ * and releases everything so that it ends. */
+static void test_shrink_wakes(void) {
+    czk_reservation hold;
+    CHECK(czk_budget_try_reserve(B, 1000, &hold));
+    waiter_arg w1 = {600, CZK_PRIO_NORMAL, 30, false, 0}, w2 = {300, CZK_PRIO_NORMAL, 31, false, 0};
+    pthread_t t1, t2;
+    norder = 0;
+    pthread_create(&t1, NULL, waiter_main, &w1);
+    wait_for_waiters(1);
+    pthread_create(&t2, NULL, waiter_main, &w2);
+    wait_for_waiters(2);
+    czk_budget_shrink(&hold, 700); /* 300 free: w1 (the head) does not fit, nobody is served */
+    CHECK(czk_budget_reserved(B) == 700 && czk_budget_waiters(B) == 2 && served() == 0);
+    czk_budget_shrink(&hold, 100); /* 900 free: w1, then w2 */
+    bool ok = served_within(2, 5000);
+    CHECK_MSG(ok, "waiters served %d of 2 within 5 s of a shrink that made room for both", served());
+    if (!ok) czk_budget_release(&hold);
+    pthread_join(t1, NULL);
+    pthread_join(t2, NULL);
+    CHECK(w1.result == CZK_OK && w2.result == CZK_OK && order[0] == 30 && order[1] == 31);
+    czk_budget_release(&hold);
+    CHECK(czk_budget_reserved(B) == 0 && czk_budget_waiters(B) == 0);
+}
+
 typedef struct {
     uint64_t seed;
 } stress_arg;
@@ -170,6 +220,7 @@ int main(void) {
     test_order();
     test_no_overtaking();
     test_cancel();
+    test_shrink_wakes();
     czk_budget_destroy(B);
 
     CHECK(czk_budget_create(&B, 1000) == CZK_OK);
