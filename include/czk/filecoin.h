@@ -58,6 +58,10 @@ void czk_fil_porep_id(const czk_fil_seal_proof *p, uint8_t out[32]);
 
 /* ---- parameter files (filecoin-proofs/parameters.json, v28) ---------------- */
 
+/* One circuit's files: every entry of parameters.json is in the table, under
+ * czk's circuit ids "porep-<size>", "winning-post-<size>",
+ * "window-post-<size>", "update-<size>", "update-poseidon-<size>" (32g, 64g),
+ * size one of 2k, 8m, 512m, 32g, 64g. */
 typedef struct {
     const char *circuit_id;    /* "porep-32g" */
     uint64_t sector_size;
@@ -71,7 +75,7 @@ typedef struct {
 
 size_t czk_fil_params_file_count(void);
 const czk_fil_params_file *czk_fil_params_file_at(size_t i);
-/* The PoRep parameter files of a circuit id, or NULL. */
+/* The parameter files of a circuit id, or NULL. */
 const czk_fil_params_file *czk_fil_params_file_find(const char *circuit_id);
 /* The cache identifier rust-fil-proofs derives the file names from (without
  * "v28-" and the extension), computed from the proof's facts:

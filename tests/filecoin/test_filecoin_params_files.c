@@ -4,6 +4,8 @@
  * - every registered proof's cache identifier, computed from its facts as parameter_cache.rs
  *   cache_identifier and stacked/vanilla/params.rs PublicParams::identifier do, names exactly
  *   the files of its circuit id (so porep_id, API version and feature do not change the circuit);
+ *   the same for every registered PoSt and update proof (filecoin_post.h), and the 32 GiB Window
+ *   PoSt and update entries copied from parameters.json;
  * - the digest (BLAKE2b-512, first 16 bytes in hex, filecoin-proofs/src/param.rs) on known
  *   inputs, values computed with Python's hashlib.blake2b(data).hexdigest()[:32], in memory and
  *   from a file of more than one read. */
@@ -43,7 +45,22 @@ int main(void) {
                "0c7b4aac1c40fdb7eb82bc355b41addf");
     CHECK(czk_fil_params_file_find("porep-1t") == NULL);
     CHECK(czk_fil_params_file_find(NULL) == NULL);
-    CHECK(czk_fil_params_file_count() == 5);
+    CHECK(czk_fil_params_file_count() == 22); /* the .params entries of parameters.json */
+    /* 32 GiB Window PoSt and sector update, copied from parameters.json */
+    check_file("window-post-32g", 34359738368ull,
+               "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-8-0-"
+               "0377ded656c6f524f1618760bffe4e0a1c51d5a70c4509eedae8a27555733edc.params",
+               "2cf49eb26f1fee94c85781a390ddb4c8",
+               "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-8-0-"
+               "0377ded656c6f524f1618760bffe4e0a1c51d5a70c4509eedae8a27555733edc.vk",
+               "0f8ec542485568fa3468c066e9fed82b");
+    check_file("update-32g", 34359738368ull,
+               "v28-empty-sector-update-merkletree-poseidon_hasher-8-8-0-"
+               "3b7f44a9362e3985369454947bc94022e118211e49fd672d52bec1cbfd599d18.params",
+               "1b3cfd761a961543f9eb273e435a06a2",
+               "v28-empty-sector-update-merkletree-poseidon_hasher-8-8-0-"
+               "3b7f44a9362e3985369454947bc94022e118211e49fd672d52bec1cbfd599d18.vk",
+               "3a6941983754737fde880d29c7094905");
 
     /* every registered proof: the file names follow from its facts */
     for (uint64_t id = 0; id < czk_fil_seal_proof_count(); id++) {
@@ -63,7 +80,7 @@ int main(void) {
         const czk_fil_params_file *f = czk_fil_params_file_at(i);
         CHECK(strlen(f->params_digest) == 32 && strlen(f->vk_digest) == 32);
     }
-    CHECK(czk_fil_params_file_at(5) == NULL);
+    CHECK(czk_fil_params_file_at(22) == NULL);
 
     /* the digest: hashlib.blake2b(b"").hexdigest()[:32], hashlib.blake2b(b"abc")… */
     char d[33];
