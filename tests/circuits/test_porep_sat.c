@@ -11,6 +11,7 @@
  *    recorded blank circuit (WITNESS mode's word-level SHA-256 path against
  *    the R1CS). */
 #include <string.h>
+#include <time.h>
 
 #include "czk/circuit.h"
 #include "czk/filecoin_porep.h"
@@ -67,7 +68,12 @@ static void porep_2k(czk_rng *rng) {
            e == CZK_OK ? "satisfied" : msg);
 
     czk_witness w;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     e = czk_circuit_witness_input(&c, 0, &p, &w, msg, sizeof msg);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    printf("porep-2k witness: %zu aux in %.2f s\n", w.n_aux,
+           (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9);
     CHECK_MSG(e == CZK_OK, "porep-2k witness: %s", msg);
     if (!e) {
         size_t n = czk_fil_porep_input_count(proof);
@@ -95,6 +101,25 @@ static void porep_2k(czk_rng *rng) {
     p.comm_r[0] ^= 1;
     CHECK(czk_circuit_check_input(&c, 0, &p, msg, sizeof msg) == CZK_OK);
 
+    /* inputs that do not fit the shape, or values that are not field elements, are refused */
+    p.n_challenges = 1;
+    CHECK(czk_circuit_check_input(&c, 0, &p, msg, sizeof msg) == CZK_ERR_INVALID_ARGUMENT);
+    p.n_challenges = 2;
+    uint8_t keep[32];
+    memcpy(keep, p.challenges[0].exp_parents[2].rows[0], 32);
+    memset(p.challenges[0].exp_parents[2].rows[0], 0xff, 32);
+    CHECK(czk_circuit_check_input(&c, 0, &p, msg, sizeof msg) == CZK_ERR_NOT_CANONICAL);
+    CHECK_MSG(strstr(msg, "column row") != NULL, "%s", msg);
+    memcpy(p.challenges[0].exp_parents[2].rows[0], keep, 32);
+    p.challenges[1].drg_parents[4].n_rows = 3;
+    CHECK(czk_circuit_check_input(&c, 0, &p, msg, sizeof msg) == CZK_ERR_INVALID_ARGUMENT);
+    p.challenges[1].drg_parents[4].n_rows = 2;
+    uint8_t idx = p.challenges[0].comm_r_last_path.levels[1].index;
+    p.challenges[0].comm_r_last_path.levels[1].index = 8;
+    CHECK(czk_circuit_check_input(&c, 0, &p, msg, sizeof msg) == CZK_ERR_INVALID_ARGUMENT);
+    p.challenges[0].comm_r_last_path.levels[1].index = idx;
+    CHECK(czk_circuit_check_input(&c, 0, &p, msg, sizeof msg) == CZK_OK);
+    CHECK(czk_circuit_check_input(&c, 1, &p, msg, sizeof msg) == CZK_ERR_INVALID_ARGUMENT); /* porep-2k has 1 */
     /* a path of the wrong length is refused before synthesis goes wrong */
     p.challenges[0].comm_c_path.n_levels--;
     CHECK(czk_circuit_check_input(&c, 0, &p, msg, sizeof msg) == CZK_ERR_INVALID_ARGUMENT);
