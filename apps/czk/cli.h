@@ -43,6 +43,7 @@ int cmd_params_check(int argc, char **argv);
 int cmd_circuit_info(int argc, char **argv);
 int cmd_bench_pipeline(int argc, char **argv);
 int cmd_hash(int argc, char **argv);
+int cmd_testseal(int argc, char **argv);
 
 #ifdef CZK_HAVE_SERVER
 /* the client commands (apps/czk/client_*.c): calls to a czkd over gRPC */

@@ -24,6 +24,10 @@ static void usage(FILE *f) {
             "                                         or corrupt (its digest against parameters.json's)\n"
             "  circuit info ID                        JSON: constraints, inputs, aux, non-zeros, densities\n"
             "  hash    poseidon --arity N X1 … XN | sha256 --hex DATA\n"
+            "  testseal --sector-size 2KiB|8MiB|512MiB|32GiB|64GiB --registered-proof N --miner-id M\n"
+            "          --sector-number S --seed X --out DIR [--sparse]\n"
+            "                                         a test sector's C1: DIR/c1.json, DIR/envelope.json (full\n"
+            "                                         SDR up to 8 MiB; --sparse: only what the challenges open)\n"
             "\n"
             "built-in circuits: demo, synthetic-K (K = 10 … 27), gadget-sha256-block, gadget-sha256-512,\n"
             "                   gadget-poseidon-N (N = 2, 4, 8, 11), gadget-insert-N (N = 2, 4, 8)\n"
@@ -90,6 +94,7 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "circuit") && argc > 2 && !strcmp(argv[2], "info")) return cmd_circuit_info(argc, argv);
     if (!strcmp(cmd, "bench") && argc > 2 && !strcmp(argv[2], "pipeline")) return cmd_bench_pipeline(argc, argv);
     if (!strcmp(cmd, "hash")) return cmd_hash(argc, argv);
+    if (!strcmp(cmd, "testseal")) return cmd_testseal(argc, argv);
     fprintf(stderr, "czk: unknown command '%s'\n\n", cmd);
     usage(stderr);
     return CLI_USAGE;

@@ -1,0 +1,151 @@
+/* czk — `testseal`: a test sector's C1 output for fixtures and benchmarks
+ * (czk/filecoin_testseal.h), written as Curio hands it to a C2 prover.
+ *   czk testseal --sector-size 2KiB|8MiB|512MiB|32GiB|64GiB --registered-proof N
+ *                --miner-id M --sector-number S --seed X --out DIR [--sparse]
+ * writes DIR/c1.json (the SealCommitPhase1Output JSON) and DIR/envelope.json
+ * (cuzk's {"SectorNum", "Phase1Out", "SectorSize"}), each through a
+ * temporary file renamed into place, and prints what it sealed (comm_d,
+ * comm_r, replica_id, ticket and seed in hex, byte 0 first), the time and
+ * the peak RSS. Full SDR without --sparse (2 KiB and 8 MiB only). Exit 0
+ * sealed, 1 a failure, 2 a usage error. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "czk/filecoin_c1.h"
+#include "czk/filecoin_testseal.h"
+
+static const char *const KNOWN[] = {"sector-size", "registered-proof", "miner-id", "sector-number", "seed", "out", NULL};
+
+static int usage(void) {
+    fprintf(stderr, "usage: czk testseal --sector-size 2KiB|8MiB|512MiB|32GiB|64GiB --registered-proof N\n"
+                    "                    --miner-id M --sector-number S --seed X --out DIR [--sparse]\n");
+    return CLI_USAGE;
+}
+
+static void print_hex(const char *name, const uint8_t b[32]) {
+    printf("%s ", name);
+    for (int i = 0; i < 32; i++) printf("%02x", b[i]);
+    printf("\n");
+}
+
+/* Writes data to dir/name through dir/name.tmp. */
+static bool write_file(const char *dir, const char *name, const char *data, size_t len) {
+    char path[4096], tmp[4200];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "wb");
+    if (!f) {
+        fprintf(stderr, "czk testseal: %s: %s\n", tmp, strerror(errno));
+        return false;
+    }
+    bool ok = fwrite(data, 1, len, f) == len;
+    ok = (fclose(f) == 0) && ok;
+    if (ok && rename(tmp, path) != 0) ok = false;
+    if (!ok) {
+        fprintf(stderr, "czk testseal: writing %s: %s\n", path, strerror(errno));
+        remove(tmp);
+    }
+    return ok;
+}
+
+static bool get_u64(cli_args *a, const char *name, uint64_t *v, int *rc) {
+    const char *s = cli_get(a, name);
+    if (!s) {
+        *rc = cli_missing("testseal", name);
+        return false;
+    }
+    if (!cli_parse_u64(s, v)) {
+        fprintf(stderr, "czk testseal: --%s must be an unsigned integer, not '%s'\n", name, s);
+        *rc = CLI_USAGE;
+        return false;
+    }
+    return true;
+}
+
+int cmd_testseal(int argc, char **argv) {
+    /* --sparse is a flag; the other options take values */
+    char **rest = malloc((size_t)argc * sizeof *rest);
+    if (!rest) return CLI_FAIL;
+    int n = 0;
+    bool sparse = false;
+    for (int i = 0; i < argc; i++) {
+        if (i >= 2 && !strcmp(argv[i], "--sparse"))
+            sparse = true;
+        else
+            rest[n++] = argv[i];
+    }
+    cli_args a;
+    bool parsed = cli_parse(&a, n, rest, 2, KNOWN);
+    free(rest);
+    if (!parsed || a.npos) return usage();
+
+    int rc = CLI_USAGE;
+    uint64_t id, miner, sector, seed, size = 0;
+    if (!get_u64(&a, "registered-proof", &id, &rc) || !get_u64(&a, "miner-id", &miner, &rc) ||
+        !get_u64(&a, "sector-number", &sector, &rc) || !get_u64(&a, "seed", &seed, &rc))
+        return rc;
+    const char *size_s = cli_get(&a, "sector-size"), *out = cli_get(&a, "out");
+    if (!size_s) return cli_missing("testseal", "sector-size");
+    if (!out) return cli_missing("testseal", "out");
+    if (!czk_fil_testseal_parse_size(size_s, &size)) {
+        fprintf(stderr, "czk testseal: --sector-size '%s': not 2KiB, 8MiB, 512MiB, 32GiB or 64GiB\n", size_s);
+        return CLI_USAGE;
+    }
+    char msg[512] = "";
+    const czk_fil_seal_proof *p;
+    if (czk_fil_seal_proof_find(id, &p, msg, sizeof msg) != CZK_OK) {
+        fprintf(stderr, "czk testseal: --registered-proof: %s\n", msg);
+        return CLI_USAGE;
+    }
+    if (p->sector_size != size) {
+        fprintf(stderr, "czk testseal: registered proof %llu (%s) seals %llu-byte sectors, not %s\n",
+                (unsigned long long)id, p->name, (unsigned long long)p->sector_size, size_s);
+        return CLI_USAGE;
+    }
+    if (mkdir(out, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "czk testseal: %s: %s\n", out, strerror(errno));
+        return CLI_FAIL;
+    }
+
+    czk_fil_testseal_opts o = {p, miner, sector, seed, sparse};
+    czk_fil_testseal_stats st;
+    czk_fil_c1 c1;
+    double t0 = cli_now();
+    czk_err e = czk_fil_testseal(&o, &c1, &st, msg, sizeof msg);
+    if (e != CZK_OK) {
+        fprintf(stderr, "czk testseal: %s\n", msg);
+        return e == CZK_ERR_INVALID_ARGUMENT ? CLI_USAGE : CLI_FAIL;
+    }
+    char *bare = NULL, *env = NULL;
+    size_t bare_len = 0, env_len = 0;
+    bool ok = czk_fil_c1_encode(&c1, false, &bare, &bare_len, msg, sizeof msg) == CZK_OK &&
+              czk_fil_c1_encode(&c1, true, &env, &env_len, msg, sizeof msg) == CZK_OK;
+    if (!ok) fprintf(stderr, "czk testseal: encoding the C1: %s\n", msg);
+    ok = ok && write_file(out, "c1.json", bare, bare_len) && write_file(out, "envelope.json", env, env_len);
+    double total = cli_now() - t0;
+    if (ok) {
+        struct rusage ru;
+        getrusage(RUSAGE_SELF, &ru);
+        printf("sealed %s (%s), miner %llu, sector %llu, seed %llu: %zu partitions x %u challenges\n", p->name,
+               sparse ? "sparse" : "full SDR", (unsigned long long)miner, (unsigned long long)sector,
+               (unsigned long long)seed, c1.n_partitions, p->challenges_per_partition);
+        print_hex("comm_d    ", c1.comm_d);
+        print_hex("comm_r    ", c1.comm_r);
+        print_hex("replica_id", c1.replica_id);
+        print_hex("ticket    ", c1.ticket);
+        print_hex("seed      ", c1.seed);
+        printf("seal %.2f s (%llu labels, %llu columns, %llu tree nodes), with encoding and writing %.2f s, "
+               "peak RSS %.1f MiB\n",
+               st.seconds, (unsigned long long)st.labels_hashed, (unsigned long long)st.columns,
+               (unsigned long long)st.tree_nodes, total, (double)ru.ru_maxrss / 1024.0);
+        printf("wrote %s/c1.json (%zu bytes), %s/envelope.json (%zu bytes)\n", out, bare_len, out, env_len);
+    }
+    free(bare);
+    free(env);
+    czk_fil_c1_free(&c1);
+    return ok ? CLI_OK : CLI_FAIL;
+}
