@@ -40,6 +40,8 @@ int cmd_verify(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_params_info(int argc, char **argv);
 int cmd_params_check(int argc, char **argv);
+/* czk verify --c1 (cmd_verify_c1.c): 0 valid, 1 invalid, 2 unusable input. */
+int cmd_verify_c1(const char *vk_path, const char *proof_path, const char *c1_path);
 int cmd_circuit_info(int argc, char **argv);
 int cmd_bench_pipeline(int argc, char **argv);
 int cmd_hash(int argc, char **argv);

@@ -224,12 +224,18 @@ done:
 }
 
 int cmd_verify(int argc, char **argv) {
-    static const char *const known[] = {"vk", "proof", "public", NULL};
+    static const char *const known[] = {"vk", "proof", "public", "c1", NULL};
     cli_args a;
     if (!cli_parse(&a, argc, argv, 2, known) || a.npos) return CLI_USAGE;
-    const char *vkp = cli_get(&a, "vk"), *pfp = cli_get(&a, "proof"), *pubp = cli_get(&a, "public");
+    const char *vkp = cli_get(&a, "vk"), *pfp = cli_get(&a, "proof"), *pubp = cli_get(&a, "public"),
+               *c1p = cli_get(&a, "c1");
     if (!vkp) return cli_missing("verify", "vk");
     if (!pfp) return cli_missing("verify", "proof");
+    if (pubp && c1p) {
+        fprintf(stderr, "czk verify: give --public or --c1, not both\n");
+        return CLI_USAGE;
+    }
+    if (c1p) return cmd_verify_c1(vkp, pfp, c1p);
     if (!pubp) return cli_missing("verify", "public");
     char msg[MSG] = "";
     czk_vk vk;

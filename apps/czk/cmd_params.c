@@ -56,6 +56,6 @@ int cmd_params_check(int argc, char **argv) {
             printf("%s (%s %s): %s%s%s\n", names[k], f->circuit_id, k ? "vk" : "params", v, why[0] ? ": " : "", why);
         }
     }
-    if (!found) printf("no Filecoin v28 PoRep parameter file in %s\n", dir);
+    if (!found) printf("no Filecoin v28 parameter file in %s\n", dir);
     return corrupt ? CLI_FAIL : CLI_OK;
 }

@@ -56,13 +56,24 @@ void czk_service_close(czk_service *s);
 /* The first half of close: refuse new submissions from now on. */
 void czk_service_stop_accepting(czk_service *s);
 
+/* A Filecoin proof as Curio asks for it (cuzk's SubmitProofRequest fields). */
+typedef enum { CZK_FIL_KIND_NONE = 0, CZK_FIL_KIND_POREP_C2 } czk_fil_kind;
+typedef struct {
+    czk_fil_kind kind;
+    uint64_t registered_proof; /* abi.RegisteredSealProof */
+    uint64_t sector_size, sector_number, miner_id;
+} czk_service_filecoin;
+
 typedef struct {
     const char *request_id;  /* idempotency key; NULL or "" for none */
-    const char *circuit_id;  /* a circuit id known to czk_circuit_find */
-    const uint8_t *input;    /* the circuit's input payload; for demo and
-                                synthetic-K the ASCII decimal seed */
+    const char *circuit_id;  /* a circuit id known to czk_circuit_find (NULL for a Filecoin proof:
+                                the registered proof names it) */
+    const uint8_t *input;    /* the circuit's input payload; for demo and synthetic-K the ASCII
+                                decimal seed; for PoRep C2 the C1 output (cuzk's envelope or the
+                                bare JSON) */
     size_t input_len;
     czk_priority priority;
+    czk_service_filecoin fil; /* kind NONE for czk's circuits */
 } czk_service_request;
 
 /* Submits a job; job_id receives its id (the request id, or a generated

@@ -156,6 +156,39 @@ static grpc_status_code check_commitment(const ProtobufCBinaryData *b, const cha
                "%s has %zu bytes; a commitment is %d raw bytes (not a CID)", field, b->len, CZK_GRPC_COMMITMENT_BYTES);
 }
 
+static bool priority_of(int p, czk_priority *out) {
+    switch (p) {
+    case CUZK__V1__PRIORITY__PRIORITY_UNSPECIFIED:
+    case CUZK__V1__PRIORITY__NORMAL: *out = CZK_PRIO_NORMAL; return true;
+    case CUZK__V1__PRIORITY__LOW: *out = CZK_PRIO_LOW; return true;
+    case CUZK__V1__PRIORITY__HIGH: *out = CZK_PRIO_HIGH; return true;
+    case CUZK__V1__PRIORITY__CRITICAL: *out = CZK_PRIO_CRITICAL; return true;
+    default: return false;
+    }
+}
+
+/* PoRep C2 as Curio sends it: registered_proof, sector_size, sector_number,
+ * miner_id and the C1 output in vanilla_proof (the service decodes it). */
+static grpc_status_code porep_request(const Cuzk__V1__SubmitProofRequest *r, czk_service_request *out, char *msg,
+                                      size_t msglen) {
+    if (!priority_of((int)r->priority, &out->priority))
+        return bad(msg, msglen, GRPC_STATUS_INVALID_ARGUMENT, "unknown priority %d", (int)r->priority);
+    if (r->vanilla_proof.len == 0 || !r->vanilla_proof.data)
+        return bad(msg, msglen, GRPC_STATUS_INVALID_ARGUMENT,
+                   "POREP_SEAL_COMMIT needs the C1 output in vanilla_proof (field 10)");
+    const char *rid = r->request_id ? r->request_id : "";
+    out->request_id = *rid ? rid : NULL;
+    out->circuit_id = NULL;
+    out->input = r->vanilla_proof.data;
+    out->input_len = r->vanilla_proof.len;
+    out->fil.kind = CZK_FIL_KIND_POREP_C2;
+    out->fil.registered_proof = r->registered_proof;
+    out->fil.sector_size = r->sector_size;
+    out->fil.sector_number = r->sector_number;
+    out->fil.miner_id = r->miner_id;
+    return GRPC_STATUS_OK;
+}
+
 static grpc_status_code check_submit(const Cuzk__V1__SubmitProofRequest *r, czk_grpc_request *rq, char *msg,
                                      size_t msglen) {
     czk_service_request *out = &rq->submit;
@@ -179,6 +212,8 @@ static grpc_status_code check_submit(const Cuzk__V1__SubmitProofRequest *r, czk_
         rq->vanilla_proofs_bytes += r->vanilla_proofs[i].len;
     }
     const char *cid = r->circuit_id ? r->circuit_id : "";
+    if (!*cid && kind == CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT)
+        return porep_request(r, out, msg, msglen);
     if (!*cid) {
         if (kind == 0)
             return bad(msg, msglen, GRPC_STATUS_INVALID_ARGUMENT,
@@ -192,14 +227,8 @@ static grpc_status_code check_submit(const Cuzk__V1__SubmitProofRequest *r, czk_
     }
     if ((c = check_circuit_id(cid, "circuit_id", msg, msglen)) != GRPC_STATUS_OK) return c;
     czk_priority prio;
-    switch ((int)r->priority) {
-    case CUZK__V1__PRIORITY__PRIORITY_UNSPECIFIED:
-    case CUZK__V1__PRIORITY__NORMAL: prio = CZK_PRIO_NORMAL; break;
-    case CUZK__V1__PRIORITY__LOW: prio = CZK_PRIO_LOW; break;
-    case CUZK__V1__PRIORITY__HIGH: prio = CZK_PRIO_HIGH; break;
-    case CUZK__V1__PRIORITY__CRITICAL: prio = CZK_PRIO_CRITICAL; break;
-    default: return bad(msg, msglen, GRPC_STATUS_INVALID_ARGUMENT, "unknown priority %d", (int)r->priority);
-    }
+    if (!priority_of((int)r->priority, &prio))
+        return bad(msg, msglen, GRPC_STATUS_INVALID_ARGUMENT, "unknown priority %d", (int)r->priority);
     if (r->circuit_input.len > 0 && !r->circuit_input.data)
         return bad(msg, msglen, GRPC_STATUS_INVALID_ARGUMENT, "circuit_input is malformed");
     out->request_id = *rid ? rid : NULL;

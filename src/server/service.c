@@ -443,11 +443,28 @@ static void requeue(czk_service *s, const czk_journal_job *jj) {
     bool al;
     czk_circuit c;
     czk_err e;
-    if ((e = czk_journal_read_input(s->journal, jj->id, &in, &len, m, sizeof m)) != CZK_OK ||
-        (e = czk_service_parse_seed(in, len, &seed, m, sizeof m)) != CZK_OK ||
-        (e = czk_circuit_find(&c, jj->circuit_id, m, sizeof m)) != CZK_OK ||
+    czk_circuit_input cin = {NULL, NULL, 0, NULL};
+    czk_service_filecoin fil = {CZK_FIL_KIND_NONE, 0, 0, 0, 0};
+    if ((e = czk_journal_read_input(s->journal, jj->id, &in, &len, m, sizeof m)) == CZK_OK) {
+        if (czk_svc_fil_is_payload(in, len)) {
+            const uint8_t *c1;
+            size_t c1_len;
+            const char *cid = NULL;
+            if ((e = czk_svc_fil_unframe(in, len, &fil, &c1, &c1_len)) != CZK_OK)
+                snprintf(m, sizeof m, "its journalled Filecoin request is malformed");
+            else if ((e = czk_svc_fil_prepare(&fil, c1, c1_len, &cin, &cid, m, sizeof m)) == CZK_OK &&
+                     strcmp(cid, jj->circuit_id) != 0) {
+                snprintf(m, sizeof m, "its C1 output is for %s, the journal says %s", cid, jj->circuit_id);
+                e = CZK_ERR_MISMATCH;
+            }
+        } else {
+            e = czk_service_parse_seed(in, len, &seed, m, sizeof m);
+        }
+    }
+    if (e != CZK_OK || (e = czk_circuit_find(&c, jj->circuit_id, m, sizeof m)) != CZK_OK ||
         (e = czk_svc_ensure_loaded(s, jj->circuit_id, &al, &load_ms, m, sizeof m)) != CZK_OK) {
         free(in);
+        czk_circuit_input_release(&cin);
         snprintf(why, sizeof why, "could not be re-queued: %s", m);
         end_unstarted(s, jj, CZK_JOURNAL_FAILED, e, why);
         return;
@@ -459,8 +476,14 @@ static void requeue(czk_service *s, const czk_journal_job *jj) {
     char rid[CZK_JOB_ID_MAX + 24], name[CZK_JOB_ID_MAX];
     czk_journal_job_name(jj, name);
     engine_request_id(rid, jj->id, name);
-    if (!job || (e = czk_engine_submit(s->engine, rid, jj->circuit_id, seed, prio, &job->engine_id, m, sizeof m)) !=
-                    CZK_OK) {
+    if (!job) {
+        czk_circuit_input_release(&cin);
+    } else if (cin.data) {
+        e = czk_engine_submit_input(s->engine, rid, jj->circuit_id, &cin, prio, &job->engine_id, m, sizeof m);
+    } else {
+        e = czk_engine_submit(s->engine, rid, jj->circuit_id, seed, prio, &job->engine_id, m, sizeof m);
+    }
+    if (!job || e != CZK_OK) {
         free(job);
         snprintf(why, sizeof why, "could not be re-queued: %s", job ? m : "out of memory");
         end_unstarted(s, jj, CZK_JOURNAL_FAILED, job ? e : CZK_ERR_NO_MEMORY, why);
@@ -476,7 +499,11 @@ static void requeue(czk_service *s, const czk_journal_job *jj) {
     pthread_mutex_lock(&s->mu);
     append_job(s, job);
     pthread_mutex_unlock(&s->mu);
-    czk_log(CZK_LOG_INFO, name, CZK_LOG_NO_PART, "re-queued: %s seed %" PRIu64, jj->circuit_id, seed);
+    if (fil.kind != CZK_FIL_KIND_NONE)
+        czk_log(CZK_LOG_INFO, name, CZK_LOG_NO_PART, "re-queued: %s, sector %" PRIu64 " of miner %" PRIu64,
+                jj->circuit_id, fil.sector_number, fil.miner_id);
+    else
+        czk_log(CZK_LOG_INFO, name, CZK_LOG_NO_PART, "re-queued: %s seed %" PRIu64, jj->circuit_id, seed);
 }
 
 /* The engine, the journal, the job and parameter lists, the locks and s
@@ -611,12 +638,13 @@ static bool same_request(const czk_journal_job *jj, const char *circuit_id, cons
  * unfinished job with other content), or CZK_ERR_NOT_FOUND (none, or one
  * that ended and that the new job replaces: done with other content, failed
  * or cancelled). */
-static czk_err idempotent(czk_service *s, const czk_service_request *req, const uint8_t *digest,
-                          char job_id[CZK_JOB_ID_MAX], uint32_t *queue_pos, char *msg, size_t msglen) {
+static czk_err idempotent(czk_service *s, const czk_service_request *req, const char *circuit_id,
+                          const uint8_t *digest, size_t payload_len, char job_id[CZK_JOB_ID_MAX], uint32_t *queue_pos,
+                          char *msg, size_t msglen) {
     czk_journal_job jj;
     if (!req->request_id || !*req->request_id) return CZK_ERR_NOT_FOUND;
     if (czk_journal_find_request(s->journal, req->request_id, &jj) != CZK_OK) return CZK_ERR_NOT_FOUND;
-    bool same = same_request(&jj, req->circuit_id, digest, req->input_len);
+    bool same = same_request(&jj, circuit_id, digest, payload_len);
     if (jj.state == CZK_JOURNAL_FAILED || jj.state == CZK_JOURNAL_CANCELLED ||
         (jj.state == CZK_JOURNAL_DONE && !same))
         return CZK_ERR_NOT_FOUND;
@@ -640,7 +668,7 @@ czk_err czk_service_submit(czk_service *s, const czk_service_request *req, char 
     uint32_t *qp = queue_position_out ? queue_position_out : &qp_dummy;
     job_id[0] = 0;
     *qp = 0;
-    if (!req || !req->circuit_id || (!req->input && req->input_len)) {
+    if (!req || (!req->circuit_id && req->fil.kind == CZK_FIL_KIND_NONE) || (!req->input && req->input_len)) {
         set_msg(msg, msglen, "no circuit id or input");
         return CZK_ERR_INVALID_ARGUMENT;
     }
@@ -651,6 +679,14 @@ czk_err czk_service_submit(czk_service *s, const czk_service_request *req, char 
     czk_err e;
     czk_circuit c;
     uint64_t seed = 0;
+    /* the payload the journal keeps (a Filecoin job's: framed with the
+     * request's facts) and, for a Filecoin job, its decoded input, ours
+     * until the engine takes it */
+    const char *circuit_id = req->circuit_id;
+    const uint8_t *payload = req->input;
+    size_t payload_len = req->input_len;
+    uint8_t *framed = NULL;
+    czk_circuit_input cin = {NULL, NULL, 0, NULL};
     if (req->request_id && strlen(req->request_id) >= CZK_JOB_ID_MAX) {
         set_msg(msg, msglen, "request id longer than %d bytes", CZK_JOB_ID_MAX - 1);
         e = CZK_ERR_INVALID_ARGUMENT;
@@ -680,10 +716,17 @@ czk_err czk_service_submit(czk_service *s, const czk_service_request *req, char 
         e = CZK_ERR_INVALID_ARGUMENT;
         goto out;
     }
-    if ((e = czk_circuit_find(&c, req->circuit_id, msg, msglen)) != CZK_OK) goto out;
-    if ((e = czk_service_parse_seed(req->input, req->input_len, &seed, msg, msglen)) != CZK_OK) goto out;
+    if (req->fil.kind != CZK_FIL_KIND_NONE) {
+        if ((e = czk_svc_fil_prepare(&req->fil, req->input, req->input_len, &cin, &circuit_id, msg, msglen)) !=
+                CZK_OK ||
+            (e = czk_svc_fil_frame(req, &framed, &payload_len)) != CZK_OK)
+            goto out;
+        payload = framed;
+    }
+    if ((e = czk_circuit_find(&c, circuit_id, msg, msglen)) != CZK_OK) goto out;
+    if (!cin.data && (e = czk_service_parse_seed(req->input, req->input_len, &seed, msg, msglen)) != CZK_OK) goto out;
     uint8_t digest[32];
-    SHA256(req->input_len ? req->input : (const uint8_t *)"", req->input_len, digest);
+    SHA256(payload_len ? payload : (const uint8_t *)"", payload_len, digest);
     pthread_mutex_lock(&s->mu);
     bool accepting = s->accepting;
     pthread_mutex_unlock(&s->mu);
@@ -692,7 +735,7 @@ czk_err czk_service_submit(czk_service *s, const czk_service_request *req, char 
         e = CZK_ERR_SHUTDOWN;
         goto out;
     }
-    e = idempotent(s, req, digest, job_id, qp, msg, msglen);
+    e = idempotent(s, req, c.id, digest, payload_len, job_id, qp, msg, msglen);
     if (e != CZK_ERR_NOT_FOUND) goto out;
 
     for (int attempt = 0;; attempt++) {
@@ -713,7 +756,7 @@ czk_err czk_service_submit(czk_service *s, const czk_service_request *req, char 
         if (!accepting) {
             set_msg(msg, msglen, "the service is shutting down");
             e = CZK_ERR_SHUTDOWN;
-        } else if ((e = idempotent(s, req, digest, job_id, qp, msg, msglen)) != CZK_ERR_NOT_FOUND) {
+        } else if ((e = idempotent(s, req, c.id, digest, payload_len, job_id, qp, msg, msglen)) != CZK_ERR_NOT_FOUND) {
             /* a concurrent submission of the same request id won: its job
              * (CZK_OK) or CZK_ERR_MISMATCH */
             pthread_mutex_unlock(&s->submit_mu);
@@ -739,7 +782,7 @@ czk_err czk_service_submit(czk_service *s, const czk_service_request *req, char 
             goto out;
         }
         uint64_t id = 0;
-        if ((e = czk_journal_add(s->journal, req->request_id, c.id, (int)req->priority, req->input, req->input_len,
+        if ((e = czk_journal_add(s->journal, req->request_id, c.id, (int)req->priority, payload, payload_len,
                                  &id, msg, msglen)) != CZK_OK) {
             pthread_mutex_unlock(&s->submit_mu);
             free(job);
@@ -751,8 +794,13 @@ czk_err czk_service_submit(czk_service *s, const czk_service_request *req, char 
         memcpy(job_id, job->name, CZK_JOB_ID_MAX); /* job may end and be freed once it is listed */
         char rid[CZK_JOB_ID_MAX + 24];
         engine_request_id(rid, id, job->name);
-        if ((e = czk_engine_submit(s->engine, rid, c.id, seed, req->priority, &job->engine_id, msg, msglen)) !=
-            CZK_OK) {
+        if (cin.data) {
+            e = czk_engine_submit_input(s->engine, rid, c.id, &cin, req->priority, &job->engine_id, msg, msglen);
+            cin.data = NULL; /* the engine's, whatever it answered */
+        } else {
+            e = czk_engine_submit(s->engine, rid, c.id, seed, req->priority, &job->engine_id, msg, msglen);
+        }
+        if (e != CZK_OK) {
             char m2[256];
             if (czk_journal_remove(s->journal, id, m2, sizeof m2) != CZK_OK)
                 czk_log(CZK_LOG_ERROR, job->name, CZK_LOG_NO_PART, "could not remove a refused job: %s", m2);
@@ -773,11 +821,19 @@ czk_err czk_service_submit(czk_service *s, const czk_service_request *req, char 
         pthread_cond_broadcast(&s->cv);
         pthread_mutex_unlock(&s->mu);
         pthread_mutex_unlock(&s->submit_mu);
-        czk_log(CZK_LOG_INFO, job_id, CZK_LOG_NO_PART, "accepted: %s seed %" PRIu64 ", priority %s, %u ahead", c.id,
-                seed, czk_priority_name(req->priority), *qp);
+        if (req->fil.kind != CZK_FIL_KIND_NONE)
+            czk_log(CZK_LOG_INFO, job_id, CZK_LOG_NO_PART,
+                    "accepted: %s, sector %" PRIu64 " of miner %" PRIu64 ", %zu partition(s), priority %s, %u ahead",
+                    c.id, req->fil.sector_number, req->fil.miner_id, c.partitions, czk_priority_name(req->priority),
+                    *qp);
+        else
+            czk_log(CZK_LOG_INFO, job_id, CZK_LOG_NO_PART, "accepted: %s seed %" PRIu64 ", priority %s, %u ahead",
+                    c.id, seed, czk_priority_name(req->priority), *qp);
         break;
     }
 out:
+    czk_circuit_input_release(&cin);
+    free(framed);
     czk_svc_leave(s);
     return e;
 }

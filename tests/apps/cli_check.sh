@@ -26,7 +26,7 @@ expect 0 "^valid" -- "$CZK" verify --vk keys/demo.vk --proof p.bin --public pub.
 
 # params check: Filecoin's v28 file names judged by their digest
 mkdir fil
-expect 0 "no Filecoin v28 PoRep parameter file" -- "$CZK" params check fil
+expect 0 "no Filecoin v28 parameter file" -- "$CZK" params check fil
 [ -z "$(ls fil)" ] || { echo "FAIL: params check wrote into its directory"; FAILS=$((FAILS + 1)); }
 expect 2 "usage" -- "$CZK" params check
 expect 1 "not a directory" -- "$CZK" params check nowhere

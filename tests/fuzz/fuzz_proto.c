@@ -95,7 +95,8 @@ static void check_request(const czk_grpc_request *r) {
     switch (r->method) {
     case CZK_GRPC_SUBMIT:
     case CZK_GRPC_PROVE:
-        check_circuit_id(r->submit.circuit_id);
+        if (r->submit.fil.kind == CZK_FIL_KIND_NONE) check_circuit_id(r->submit.circuit_id);
+        else FUZZ_ASSERT(!r->submit.circuit_id && r->submit.input && r->submit.input_len > 0);
         FUZZ_ASSERT(r->submit.priority >= CZK_PRIO_LOW && r->submit.priority <= CZK_PRIO_CRITICAL);
         FUZZ_ASSERT(!r->submit.request_id || (*r->submit.request_id &&
                                               strlen(r->submit.request_id) <= CZK_GRPC_MAX_REQUEST_ID));
@@ -136,7 +137,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         FUZZ_ASSERT(r2.n_vanilla_proofs == r.n_vanilla_proofs && r2.vanilla_proofs_bytes == r.vanilla_proofs_bytes);
         FUZZ_ASSERT(!r.circuit_id || !strcmp(r.circuit_id, r2.circuit_id));
         if (m == CZK_GRPC_SUBMIT || m == CZK_GRPC_PROVE) {
-            FUZZ_ASSERT(!strcmp(r.submit.circuit_id, r2.submit.circuit_id));
+            FUZZ_ASSERT(!r.submit.circuit_id == !r2.submit.circuit_id &&
+                        (!r.submit.circuit_id || !strcmp(r.submit.circuit_id, r2.submit.circuit_id)));
+            FUZZ_ASSERT(r.submit.fil.kind == r2.submit.fil.kind && r.submit.fil.miner_id == r2.submit.fil.miner_id);
             FUZZ_ASSERT(r.submit.priority == r2.submit.priority && r.submit.input_len == r2.submit.input_len);
             FUZZ_ASSERT(r.submit.input_len == 0 || !memcmp(r.submit.input, r2.submit.input, r.submit.input_len));
         }

@@ -377,7 +377,8 @@ class BadRequests(Base):
             (S(proof_kind=pb.SNAP_DEALS_UPDATE, comm_d_new=b"\x01"), inv),
             (S(proof_kind=pb.SNAP_DEALS_UPDATE, comm_r_old=b"\x01" * 32, comm_r_new=b"\x02" * 32,
                comm_d_new=b"\x03" * 32), grpc.StatusCode.UNIMPLEMENTED),
-            (S(proof_kind=pb.POREP_SEAL_COMMIT, vanilla_proof=b"{}"), grpc.StatusCode.UNIMPLEMENTED),
+            (S(proof_kind=pb.POREP_SEAL_COMMIT, vanilla_proof=b"{}"), inv),            # not a C1 output
+            (S(proof_kind=pb.POREP_SEAL_COMMIT, registered_proof=8), inv),             # no C1 output at all
             (S(proof_kind=pb.WINNING_POST), grpc.StatusCode.UNIMPLEMENTED),
             (S(proof_kind=77), inv),
         ]

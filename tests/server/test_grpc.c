@@ -137,6 +137,27 @@ static void test_decode(void) {
     }
     c = decode_msg(CZK_GRPC_SUBMIT, &sr.base, &rq, msg, sizeof msg);
     CHECK_MSG(c == GRPC_STATUS_UNIMPLEMENTED && strstr(msg, "SNAP_DEALS_UPDATE"), "SnapDeals: %s", msg);
+    /* PoRep C2: the C1 output goes to the service undecoded, with the
+     * request's facts; without one the request is refused here */
+    Cuzk__V1__SubmitProofRequest pq = CUZK__V1__SUBMIT_PROOF_REQUEST__INIT;
+    pq.request_id = "porep-1000-5";
+    pq.proof_kind = CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT;
+    pq.registered_proof = 8;
+    pq.sector_size = 2048;
+    pq.sector_number = 5;
+    pq.miner_id = 1000;
+    c = decode_msg(CZK_GRPC_SUBMIT, &pq.base, &rq, msg, sizeof msg);
+    CHECK_MSG(c == GRPC_STATUS_INVALID_ARGUMENT && strstr(msg, "vanilla_proof"), "PoRep without C1: %s", msg);
+    pq.vanilla_proof.data = (uint8_t *)"{\"SectorNum\":5}";
+    pq.vanilla_proof.len = 15;
+    c = decode_msg(CZK_GRPC_SUBMIT, &pq.base, &rq, msg, sizeof msg);
+    CHECK_MSG(c == GRPC_STATUS_OK && rq.submit.fil.kind == CZK_FIL_KIND_POREP_C2 && !rq.submit.circuit_id &&
+                  rq.submit.fil.registered_proof == 8 && rq.submit.fil.sector_size == 2048 &&
+                  rq.submit.fil.sector_number == 5 && rq.submit.fil.miner_id == 1000 && rq.submit.input_len == 15 &&
+                  !strcmp(rq.submit.request_id, "porep-1000-5"),
+              "PoRep request: %s", msg);
+    czk_grpc_request_free(&rq);
+
     /* request ids: at most 255 bytes */
     char longid[300];
     memset(longid, 'a', sizeof longid);

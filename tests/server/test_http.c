@@ -157,7 +157,8 @@ int main(void) {
     json_decref(j);
 
     /* a job: afterwards /status counts it and lists the resident circuit */
-    czk_service_request req = {NULL, "demo", (const uint8_t *)"3", 1, CZK_PRIO_NORMAL};
+    czk_service_request req = {.circuit_id = "demo", .input = (const uint8_t *)"3", .input_len = 1,
+                               .priority = CZK_PRIO_NORMAL};
     char id[CZK_JOB_ID_MAX];
     uint32_t qp;
     CHECK(czk_service_submit(s, &req, id, &qp, msg, sizeof msg) == CZK_OK);

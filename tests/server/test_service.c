@@ -67,7 +67,8 @@ static czk_service *open_service_at(const char *dir, size_t queue_limit) {
 
 static czk_err submit(czk_service *s, const char *rid, const char *circuit, const char *seed, czk_priority prio,
                       jid id, char *msg, size_t msglen) {
-    czk_service_request req = {rid, circuit, (const uint8_t *)seed, strlen(seed), prio};
+    czk_service_request req = {.request_id = rid, .circuit_id = circuit, .input = (const uint8_t *)seed,
+                               .input_len = strlen(seed), .priority = prio};
     uint32_t qp;
     return czk_service_submit(s, &req, id, &qp, msg, msglen);
 }
