@@ -3,6 +3,7 @@
  * vanilla verifier (stacked/vanilla/params.rs Proof::verify,
  * ReplicaColumnProof::verify, ColumnProof::verify, LabelingProof::verify,
  * EncodingProof::verify) and the circuit's inclusion proofs would. */
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -216,7 +217,54 @@ static czk_err check_challenge(out_msg *o, const czk_fil_c1 *c1, const czk_fil_g
                         "the encoding of the data leaf (encoding_proof)", comm_r_last, "comm_r_last");
 }
 
-czk_err czk_fil_c1_validate(const czk_fil_c1 *c1, char *msg, size_t msglen) {
+#define JOB_MSG 512
+
+typedef struct {
+    const czk_fil_c1 *c1;
+    const czk_fil_porep_instance *inst;
+    const czk_fil_graph *g;
+    const uint8_t *comm_c, *comm_r_last;
+    size_t stride;
+    czk_err *errs; /* per partition */
+    char *msgs;    /* per partition, JOB_MSG bytes */
+} job;
+
+typedef struct {
+    job *j;
+    size_t first;
+    pthread_t th;
+} worker;
+
+/* Partitions first, first + stride, …: their challenges drawn and checked. */
+static void validate_residue(job *j, size_t first) {
+    const czk_fil_c1 *c1 = j->c1;
+    uint64_t *nodes = malloc((size_t)c1->proof->challenges_per_partition * sizeof *nodes);
+    for (size_t k = first; k < c1->n_partitions; k += j->stride) {
+        out_msg o = {j->msgs + k * JOB_MSG, JOB_MSG};
+        char sub[256];
+        czk_err e;
+        if (!nodes) {
+            j->errs[k] = fail(&o, CZK_ERR_NO_MEMORY, "vanilla_proofs[%zu]: out of memory", k);
+            continue;
+        }
+        if ((e = czk_fil_porep_challenges(j->inst, (uint32_t)k, nodes, sub, sizeof sub))) {
+            j->errs[k] = fail(&o, e, "vanilla_proofs[%zu]: cannot draw the challenges: %s", k, sub);
+            continue;
+        }
+        for (size_t i = 0; i < c1->partitions[k].n_challenges && !e; i++)
+            e = check_challenge(&o, c1, j->g, k, i, nodes[i], j->comm_c, j->comm_r_last);
+        j->errs[k] = e;
+    }
+    free(nodes);
+}
+
+static void *run_worker(void *arg) {
+    worker *w = arg;
+    validate_residue(w->j, w->first);
+    return NULL;
+}
+
+czk_err czk_fil_c1_validate_threads(const czk_fil_c1 *c1, size_t threads, char *msg, size_t msglen) {
     out_msg o = {msg, msglen};
     if (msg && msglen) msg[0] = '\0';
     if (!c1 || !c1->proof) return fail(&o, CZK_ERR_INVALID_ARGUMENT, "registered_proof: none");
@@ -276,18 +324,41 @@ czk_err czk_fil_c1_validate(const czk_fil_c1 *c1, char *msg, size_t msglen) {
     char sub[256];
     if ((e = czk_fil_graph_init(&g, p->nodes, porep_id, p->api, sub, sizeof sub)))
         return fail(&o, e, "registered_proof: %s", sub);
-    uint64_t *nodes = malloc((size_t)p->challenges_per_partition * sizeof *nodes);
-    if (!nodes) return fail(&o, CZK_ERR_NO_MEMORY, "out of memory");
-    for (size_t k = 0; k < c1->n_partitions && !e; k++) {
-        if ((e = czk_fil_porep_challenges(&inst, (uint32_t)k, nodes, sub, sizeof sub))) {
-            fail(&o, e, "vanilla_proofs[%zu]: cannot draw the challenges: %s", k, sub);
+
+    /* the partitions, spread over threads; the first failing one reports */
+    size_t nt = threads < 1 ? 1 : threads > c1->n_partitions ? c1->n_partitions : threads;
+    job j = {c1, &inst, &g, comm_c, comm_r_last, nt, calloc(c1->n_partitions, sizeof(czk_err)),
+             calloc(c1->n_partitions, JOB_MSG)};
+    if (!j.errs || !j.msgs) {
+        free(j.errs), free(j.msgs);
+        return fail(&o, CZK_ERR_NO_MEMORY, "out of memory");
+    }
+    worker *w = calloc(nt, sizeof *w);
+    size_t started = 0;
+    for (size_t t = 1; w && t < nt; t++) {
+        w[t].j = &j, w[t].first = t;
+        if (pthread_create(&w[t].th, NULL, run_worker, &w[t]) != 0) break;
+        started = t;
+    }
+    /* this thread takes the residues no thread was started for */
+    for (size_t t = w ? started + 1 : 1; t < nt; t++) validate_residue(&j, t);
+    validate_residue(&j, 0);
+    for (size_t t = 1; w && t <= started; t++) pthread_join(w[t].th, NULL);
+    free(w);
+    e = CZK_OK;
+    for (size_t k = 0; k < c1->n_partitions; k++)
+        if (j.errs[k]) {
+            e = j.errs[k];
+            if (msg && msglen) snprintf(msg, msglen, "%s", j.msgs + k * JOB_MSG);
             break;
         }
-        for (size_t i = 0; i < c1->partitions[k].n_challenges && !e; i++)
-            e = check_challenge(&o, c1, &g, k, i, nodes[i], comm_c, comm_r_last);
-    }
-    free(nodes);
+    free(j.errs);
+    free(j.msgs);
     return e;
+}
+
+czk_err czk_fil_c1_validate(const czk_fil_c1 *c1, char *msg, size_t msglen) {
+    return czk_fil_c1_validate_threads(c1, 1, msg, msglen);
 }
 
 czk_err czk_fil_c1_check_request(const czk_fil_c1 *c1, uint64_t registered_proof, uint64_t sector_size,

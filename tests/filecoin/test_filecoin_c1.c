@@ -293,10 +293,10 @@ static void fill_column(const sealed *s, uint32_t node, czk_fil_column *c) {
     tree_path(&s->tc, node, &c->path);
 }
 
-/* seals a random 2 KiB sector (StackedDrg2KiBV1_1) and builds its C1 */
-static void seal(sealed *s, czk_fil_c1 *c1) {
+/* seals a random 2 KiB sector of the registered proof id (a 2 KiB one) and builds its C1 */
+static void seal(sealed *s, czk_fil_c1 *c1, uint64_t id) {
     memset(c1, 0, sizeof *c1);
-    s->proof = czk_fil_seal_proof_get(5);
+    s->proof = czk_fil_seal_proof_get(id);
     s->miner = 1000 + czk_rng_next(&rng) % 1000;
     s->sector = czk_rng_next(&rng) % 100000;
     c1->proof = s->proof;
@@ -335,34 +335,36 @@ static void seal(sealed *s, czk_fil_c1 *c1) {
     czk_poseidon_hash(&cr, rr, 2);
     czk_fr_to_bytes_le(c1->comm_r, &cr);
 
-    c1->n_partitions = 1;
-    c1->partitions = calloc(1, sizeof *c1->partitions);
-    czk_fil_porep_partition *p = &c1->partitions[0];
-    memcpy(p->replica_id, c1->replica_id, 32);
-    memcpy(p->comm_d, c1->comm_d, 32);
-    memcpy(p->comm_r, c1->comm_r, 32);
-    memcpy(p->comm_c, tree_root(&s->tc), 32);
-    memcpy(p->comm_r_last, tree_root(&s->tr), 32);
+    c1->n_partitions = s->proof->partitions;
+    c1->partitions = calloc(c1->n_partitions, sizeof *c1->partitions);
     czk_fil_porep_instance inst = {s->proof, {0}, {0}, {0}, {0}};
     memcpy(inst.replica_id, c1->replica_id, 32);
     memcpy(inst.comm_d, c1->comm_d, 32);
     memcpy(inst.comm_r, c1->comm_r, 32);
     memcpy(inst.seed, c1->seed, 32);
-    uint64_t nodes[8];
-    CHECK(czk_fil_porep_challenges(&inst, 0, nodes, msg, sizeof msg) == CZK_OK);
-    p->n_challenges = s->proof->challenges_per_partition;
-    p->challenges = calloc(p->n_challenges, sizeof *p->challenges);
-    for (size_t i = 0; i < p->n_challenges; i++) {
-        czk_fil_porep_challenge *c = &p->challenges[i];
-        uint32_t v = (uint32_t)nodes[i], par[CZK_FIL_DEGREE];
-        c->node = v;
-        memcpy(c->data_leaf, s->data[v], 32);
-        tree_path(&s->td, v, &c->comm_d_path);
-        tree_path(&s->tr, v, &c->comm_r_last_path);
-        tree_path(&s->tc, v, &c->comm_c_path);
-        czk_fil_graph_parents(&g, v, par);
-        for (int j = 0; j < 6; j++) fill_column(s, par[j], &c->drg_parents[j]);
-        for (int j = 0; j < 8; j++) fill_column(s, par[6 + j], &c->exp_parents[j]);
+    for (size_t k = 0; k < c1->n_partitions; k++) {
+        czk_fil_porep_partition *p = &c1->partitions[k];
+        memcpy(p->replica_id, c1->replica_id, 32);
+        memcpy(p->comm_d, c1->comm_d, 32);
+        memcpy(p->comm_r, c1->comm_r, 32);
+        memcpy(p->comm_c, tree_root(&s->tc), 32);
+        memcpy(p->comm_r_last, tree_root(&s->tr), 32);
+        uint64_t nodes[8];
+        CHECK(czk_fil_porep_challenges(&inst, (uint32_t)k, nodes, msg, sizeof msg) == CZK_OK);
+        p->n_challenges = s->proof->challenges_per_partition;
+        p->challenges = calloc(p->n_challenges, sizeof *p->challenges);
+        for (size_t i = 0; i < p->n_challenges; i++) {
+            czk_fil_porep_challenge *c = &p->challenges[i];
+            uint32_t v = (uint32_t)nodes[i], par[CZK_FIL_DEGREE];
+            c->node = v;
+            memcpy(c->data_leaf, s->data[v], 32);
+            tree_path(&s->td, v, &c->comm_d_path);
+            tree_path(&s->tr, v, &c->comm_r_last_path);
+            tree_path(&s->tc, v, &c->comm_c_path);
+            czk_fil_graph_parents(&g, v, par);
+            for (int j = 0; j < 6; j++) fill_column(s, par[j], &c->drg_parents[j]);
+            for (int j = 0; j < 8; j++) fill_column(s, par[6 + j], &c->exp_parents[j]);
+        }
     }
     CHECK_MSG(czk_fil_c1_derive_claims(c1, msg, sizeof msg) == CZK_OK, "%s", msg);
 }
@@ -443,7 +445,7 @@ static void test_sealed(void) {
     czk_fil_c1 c1, d;
     char msg[512], *json, *env;
     size_t len, elen;
-    seal(&s, &c1);
+    seal(&s, &c1, 5);
     expect_validate("sealed C1", &c1, CZK_OK, NULL);
     CHECK(czk_fil_c1_encode(&c1, false, &json, &len, msg, sizeof msg) == CZK_OK);
     c1.sector_num = s.sector;
@@ -593,10 +595,44 @@ static void test_sealed(void) {
     sealed_free(&s);
 }
 
+/* NI-PoRep at 2 KiB: 13 partitions of 2 challenges drawn from comm_r; the
+ * threaded check finds the lowest failing partition whatever the threads. */
+static void test_ni_threads(void) {
+    sealed s;
+    czk_fil_c1 c1, d;
+    char msg[512], msg1[512], *json;
+    size_t len;
+    seal(&s, &c1, 15);
+    CHECK(c1.n_partitions == 13);
+    for (size_t t = 1; t <= 16; t *= 2)
+        CHECK_MSG(czk_fil_c1_validate_threads(&c1, t, msg, sizeof msg) == CZK_OK, "%zu threads: %s", t, msg);
+    CHECK(czk_fil_c1_encode(&c1, true, &json, &len, msg, sizeof msg) == CZK_OK);
+    CHECK(czk_fil_c1_decode(&d, json, len, msg, sizeof msg) == CZK_OK);
+    expect_validate("NI-PoRep C1", &d, CZK_OK, NULL);
+    CHECK(czk_fil_c1_bytes(&d) == czk_fil_c1_bytes_expected(s.proof));
+    d.partitions[9].challenges[1].drg_parents[4].path.levels[1].siblings[6][3] ^= 1;
+    d.claims[5][0].c_x_rows[0][7] ^= 2;
+    d.partitions[11].challenges[0].node ^= 1;
+    CHECK(czk_fil_c1_validate(&d, msg1, sizeof msg1) == CZK_ERR_MISMATCH &&
+          strstr(msg1, "vanilla_proofs[5][0].replica_column_proofs.c_x.column.rows[0]: label"));
+    for (size_t t = 2; t <= 16; t *= 2)
+        CHECK_MSG(czk_fil_c1_validate_threads(&d, t, msg, sizeof msg) == CZK_ERR_MISMATCH && !strcmp(msg, msg1),
+                  "%zu threads: %s", t, msg);
+    d.claims[5][0].c_x_rows[0][7] ^= 2;
+    CHECK(czk_fil_c1_validate_threads(&d, 4, msg, sizeof msg) == CZK_ERR_MISMATCH &&
+          strstr(msg, "vanilla_proofs[9][1].replica_column_proofs.drg_parents[4].inclusion_proof: path hashes to"));
+    printf("  NI-PoRep 2 KiB: 13 partitions; refused: %s\n", msg);
+    czk_fil_c1_free(&d);
+    free(json);
+    czk_fil_c1_free(&c1);
+    sealed_free(&s);
+}
+
 int main(void) {
     test_seed_rng(&rng, "test_filecoin_c1");
     test_round_trips();
     long n = test_cases(3);
     for (long i = 0; i < n; i++) test_sealed();
+    test_ni_threads();
     return test_finish("test_filecoin_c1");
 }
