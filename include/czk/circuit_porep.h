@@ -57,8 +57,10 @@ czk_err czk_porep_synthesize(czk_cs *cs, const czk_porep_shape *shape, const czk
 /* ---- the circuit provider (src/circuits/registry.c) ----------------------- */
 
 /* For czk_circuit_find: fills out for "porep-2k" … "porep-64g" (the circuit
- * ids of czk/filecoin.h's table; partitions from the interactive row) and
- * returns true; false for other ids. Its synthesize gives the blank circuit
+ * ids of czk/filecoin.h's table) and returns true; false for other ids.
+ * partitions is the interactive proofs' (1 or 10); an NI-PoRep sector has
+ * more partitions of the same circuit (13 or 126): the caller sets
+ * c.partitions from the job's czk_fil_seal_proof. Its synthesize gives the blank circuit
  * in RECORD and COUNT modes and fails with CZK_ERR_INVALID_ARGUMENT in the
  * others (a seed is no PoRep input); its synthesize_input is
  * czk_porep_circuit_synthesize_input. */
