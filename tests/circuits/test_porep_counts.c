@@ -5,8 +5,11 @@
  * PoRep partition (3,844,929 constraints, 40 inputs; shared/reference).
  * Counted with czk_r1cs_count (COUNT mode: the blank circuit, not
  * recorded); for the smallest tree also recorded, to check that COUNT gives
- * RECORD's counts, non-zeros and densities. The circuit ids porep-2k …
+ * RECORD's counts, non-zeros and densities, and the SHA-256 of its matrices
+ * against a pinned value (czk's own: it catches any change of the R1CS). The
+ * circuit ids porep-2k …
  * porep-64g resolve with their table's partitions. */
+#include <openssl/evp.h>
 #include <string.h>
 #include <time.h>
 
@@ -18,6 +21,9 @@ static double now(void) {
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
+
+/* the base-8 tree's R1CS as czk records it (see r1cs_digest) */
+#define BASE_8_DIGEST "60fda20f0b3238b2b350198f63e2da9b8f8cd2712ce032cd30f52e02f400182a"
 
 static czk_err blank(czk_cs *cs, void *ctx) { return czk_porep_synthesize(cs, ctx, NULL); }
 
@@ -43,8 +49,36 @@ static void count_one(const expect *x) {
     CHECK(k.n_inputs == czk_porep_input_count(&x->s));
 }
 
+/* SHA-256 of the recorded matrices: per matrix A, B, C the row pointers
+ * (u64 LE), the columns (u32 LE) and the coefficients (canonical 32-byte
+ * LE). czk's own figure: a regression pin on the exact R1CS (any change of
+ * a coefficient or of an order changes it), not a reference value. */
+static void r1cs_digest(const czk_r1cs *r, char hex[65]) {
+    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+    EVP_DigestInit_ex(ctx, EVP_sha256(), NULL);
+    const czk_csr *m[3] = {&r->a, &r->b, &r->c};
+    for (int k = 0; k < 3; k++) {
+        for (size_t i = 0; i <= r->n_constraints; i++) {
+            uint8_t b[8];
+            for (int j = 0; j < 8; j++) b[j] = (uint8_t)(m[k]->row_ptr[i] >> (8 * j));
+            EVP_DigestUpdate(ctx, b, 8);
+        }
+        for (uint64_t i = 0; i < m[k]->nnz; i++) {
+            uint8_t b[36];
+            for (int j = 0; j < 4; j++) b[j] = (uint8_t)(m[k]->col[i] >> (8 * j));
+            czk_fr_to_bytes_le(b + 4, &m[k]->coeff[i]);
+            EVP_DigestUpdate(ctx, b, 36);
+        }
+    }
+    uint8_t md[32];
+    unsigned len = 0;
+    EVP_DigestFinal_ex(ctx, md, &len);
+    EVP_MD_CTX_free(ctx);
+    for (int i = 0; i < 32; i++) snprintf(hex + 2 * i, 3, "%02x", md[i]);
+}
+
 /* COUNT against RECORD + czk_r1cs_density on one shape. */
-static void count_vs_record(const czk_porep_shape *s) {
+static void count_vs_record(const czk_porep_shape *s, const char *digest) {
     czk_r1cs_counts k;
     czk_r1cs r;
     char msg[256] = "";
@@ -61,6 +95,10 @@ static void count_vs_record(const czk_porep_shape *s) {
     CHECK(k.a_aux_density == czk_bitmap_count(&da));
     CHECK(k.b_input_density == czk_bitmap_count(&dbi));
     CHECK(k.b_aux_density == czk_bitmap_count(&dba));
+    char hex[65];
+    r1cs_digest(&r, hex);
+    printf("R1CS digest: %s\n", hex);
+    CHECK_MSG(!strcmp(hex, digest), "the R1CS changed: digest %s, pinned %s", hex, digest);
     czk_bitmap_free(&da);
     czk_bitmap_free(&dbi);
     czk_bitmap_free(&dba);
@@ -95,7 +133,7 @@ int main(void) {
         {"porep-8m", {(8u << 20) / 32, 2, 2, 8, 0, 0}, 3844929, 40},
     };
     for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) count_one(&tests[i]);
-    count_vs_record(&tests[1].s);
+    count_vs_record(&tests[1].s, BASE_8_DIGEST);
     registry();
     return test_finish("test_porep_counts");
 }
