@@ -292,7 +292,7 @@ int cmd_bench_pipeline(int argc, char **argv) {
                s.budget_high_water / 1048576.0);
         printf("  peak RSS             %.1f MiB; a, b, c at most %.1f MiB at once\n", rss / 1048576.0,
                czk_mem_high_water(CZK_MEM_ABC) / 1048576.0);
-        printf("  RSS bound            peak RSS %.1f MiB <= budget %.1f MiB + overhead %.1f MiB: %s\n",
+        printf("  RSS bound            peak RSS %.1f MiB against budget %.1f MiB + overhead %.1f MiB: %s\n",
                rss / 1048576.0, s.budget_total / 1048576.0, overhead / 1048576.0, rss_ok ? "ok" : "EXCEEDED");
         printf("  counters at end     ");
         for (int f = 0; f < CZK_FLIGHT__COUNT; f++) printf(" %s=%lld", czk_flight_name((czk_flight)f), (long long)s.now[f]);
