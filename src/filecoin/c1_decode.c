@@ -492,6 +492,14 @@ static czk_err grow(jr *r, void **p, size_t *cap, size_t n, size_t size) {
     return CZK_OK;
 }
 
+/* Shrinks an array grown by doubling to its n elements (kept as it is if
+ * realloc fails or n is 0), so that czk_fil_c1_bytes counts what is held. */
+static void fit(void **p, size_t n, size_t size) {
+    if (!*p || !n) return;
+    void *q = realloc(*p, n * size);
+    if (q) *p = q;
+}
+
 /* [[Proof …] per partition] */
 static czk_err read_partitions(jr *r, czk_fil_c1 *c1) {
     scratch s;
@@ -523,7 +531,13 @@ static czk_err read_partitions(jr *r, czk_fil_c1 *c1) {
             czk_fil_json_pop(r, m2);
         }
         if (e < 0) goto done;
+        fit((void **)&part->challenges, part->n_challenges, sizeof *part->challenges);
+        fit((void **)cl, part->n_challenges, sizeof **cl);
         czk_fil_json_pop(r, m);
+    }
+    if (k == 0) {
+        fit((void **)&c1->partitions, c1->n_partitions, sizeof *c1->partitions);
+        fit((void **)&c1->claims, c1->n_partitions, sizeof *c1->claims);
     }
 done:
     free(s.lps);
