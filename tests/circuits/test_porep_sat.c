@@ -6,7 +6,8 @@
  *    inputs equal czk_fil_porep_public_inputs (the verifier's); a flipped
  *    parent label row, data leaf or comm_r fails with the constraint's name;
  *  - an 8-4-2 tree (64 nodes, 1 challenge): CHECK satisfied (sub and top
- *    levels);
+ *    levels) and the public inputs are the challenged node's and its
+ *    parents' indices;
  *  - stacked_circuit.rs's base-8 tree (8 nodes): the witness satisfies the
  *    recorded blank circuit (WITNESS mode's word-level SHA-256 path against
  *    the R1CS). */
@@ -145,6 +146,31 @@ static void sub_top(czk_rng *rng) {
     czk_err e = czk_cs_check(synth, &c, msg, sizeof msg);
     CHECK_MSG(e == CZK_OK, "8-4-2: %s", msg);
     printf("8-4-2 tree, challenge %llu: %s\n", (unsigned long long)node, e == CZK_OK ? "satisfied" : msg);
+    /* the inputs: replica_id, comm_d, comm_r, then the node, its 14 parents, the node three times
+     * (each inclusion's packed index bits, base then sub then top, is the leaf's index) */
+    czk_witness w;
+    CHECK_MSG(czk_witness_generate(&w, synth, &c, msg, sizeof msg) == CZK_OK, "%s", msg);
+    uint32_t par[CZK_FIL_DEGREE];
+    czk_fil_graph_parents(&x.g, (uint32_t)node, par);
+    uint64_t want[4 + 18];
+    size_t n = 0;
+    want[n++] = node;
+    for (int k = 0; k < CZK_FIL_DEGREE; k++) want[n++] = par[k];
+    want[n++] = node;
+    want[n++] = node;
+    want[n++] = node;
+    CHECK(w.n_input == 4 + n);
+    czk_fr f[3];
+    CHECK(czk_domain_to_fr(&f[0], rid) && czk_domain_to_fr(&f[1], x.comm_d) && czk_domain_to_fr(&f[2], x.comm_r));
+    size_t same = 0;
+    for (size_t i = 0; i < 3 && i + 1 < w.n_input; i++) same += czk_fr_equal(&w.input[1 + i], &f[i]);
+    for (size_t i = 0; i < n && 4 + i < w.n_input; i++) {
+        czk_fr wi;
+        czk_fr_from_u64(&wi, want[i]);
+        same += czk_fr_equal(&w.input[4 + i], &wi);
+    }
+    CHECK_MSG(same == 3 + n, "8-4-2: %zu of %zu public inputs as expected", same, 3 + n);
+    czk_witness_free(&w);
     czk_fil_porep_partition_free(&p);
     sealer_free(&x);
 }
