@@ -278,6 +278,7 @@ static czk_err read_column_proof(jr *r, czk_fil_column *col, czk_fil_c1_merkle *
             if (e < 0) return r->err;
             if (!(cseen & 1)) return missing(r, "index");
             if (!(cseen & 2)) return missing(r, "rows");
+            if (!(cseen & 4)) return missing(r, "_h"); /* PhantomData: serde wants it, as null */
         } else if (!strcmp(key, "inclusion_proof")) {
             if (!once(r, &seen, 2) || read_merkle(r, &col->path, m)) return r->err;
         } else if (czk_fil_json_skip(r)) {

@@ -595,6 +595,46 @@ static void test_sealed(void) {
     sealed_free(&s);
 }
 
+/* Any one character of the sealed C1's text changed (outside the ticket and
+ * seed, which no hash binds: the ticket is checked by the request check, a
+ * changed seed may draw the same two challenges) is refused by the decoder
+ * or the check, without a crash. */
+static void test_mutations(void) {
+    sealed s;
+    czk_fil_c1 c1, d;
+    char msg[512], *json;
+    size_t len;
+    seal(&s, &c1, 5);
+    CHECK(czk_fil_c1_encode(&c1, false, &json, &len, msg, sizeof msg) == CZK_OK);
+    const char *seed = strstr(json, "\"seed\":"), *ticket = strstr(json, "\"ticket\":");
+    CHECK(seed && ticket && seed < ticket);
+    size_t skip_from = (size_t)(seed - json); /* seed, then ticket, end the text */
+    static const char alphabet[] = "0123456789 ,:[]{}\"anlu-.eE_";
+    long n = test_cases(300), by_decoder = 0, by_check = 0;
+    for (long t = 0; t < n; t++) {
+        size_t at_ = czk_rng_next(&rng) % skip_from;
+        char was = json[at_];
+        char now = alphabet[czk_rng_next(&rng) % (sizeof alphabet - 1)];
+        if (now == was) now = was == '0' ? '1' : '0';
+        json[at_] = now;
+        czk_err e = czk_fil_c1_decode(&d, json, len, msg, sizeof msg);
+        if (e != CZK_OK) {
+            by_decoder++;
+            CHECK(msg[0] != '\0');
+        } else {
+            e = czk_fil_c1_validate_threads(&d, 2, msg, sizeof msg);
+            CHECK_MSG(e != CZK_OK, "byte %zu '%c' -> '%c' accepted", at_, was, now);
+            if (e != CZK_OK) by_check++;
+            czk_fil_c1_free(&d);
+        }
+        json[at_] = was;
+    }
+    printf("  %ld one-character changes: %ld refused by the decoder, %ld by the check\n", n, by_decoder, by_check);
+    free(json);
+    czk_fil_c1_free(&c1);
+    sealed_free(&s);
+}
+
 /* NI-PoRep at 2 KiB: 13 partitions of 2 challenges drawn from comm_r; the
  * threaded check finds the lowest failing partition whatever the threads. */
 static void test_ni_threads(void) {
@@ -634,5 +674,6 @@ int main(void) {
     long n = test_cases(3);
     for (long i = 0; i < n; i++) test_sealed();
     test_ni_threads();
+    test_mutations();
     return test_finish("test_filecoin_c1");
 }
