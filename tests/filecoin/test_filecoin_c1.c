@@ -2,13 +2,15 @@
  * partitions (Single, Sub and Top proofs of random arities), also after
  * jansson re-serializes the JSON with other key order, white space and
  * unknown fields, bare and in cuzk's envelope; a consistent 2 KiB C1 sealed
- * here with native hashes (tree_d, labels, tree_c, tree_r_last, comm_r,
- * the proof's challenges and SDR parents) validates and passes the request
- * check, and each tampering is refused with its own message: a flipped
- * label, a flipped column row, a wrong sibling, a wrong comm_r, a C1 for
- * another sector size, an envelope with a wrong SectorSize, truncated JSON,
- * a non-canonical value, a wrong path length, a wrong challenge, a wrong
- * parent, a wrong variant; the decoded size equals the expected one. */
+ * here with native hashes (tree_d, labels, tree_c, tree_r_last, comm_r, the
+ * proof's challenges and SDR parents; its tree_d and labels agree with
+ * comm_d.c's and labels.c's, which are pinned to rust-fil-proofs' vectors)
+ * validates and passes the request check, and each tampering is refused
+ * with its own message (a flipped label or column row, a wrong sibling,
+ * comm_r, sector size, envelope SectorSize, path length, challenge or
+ * parent; truncated JSON, a non-canonical value …); any one character of
+ * its text changed is refused; a 13-partition NI-PoRep C1 validates on any
+ * number of threads; the decoded size equals the expected one. */
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -304,6 +306,13 @@ static void seal(sealed *s, czk_fil_c1 *c1, uint64_t id) {
     for (size_t i = 0; i < NODES; i++) rand_fr(s->data[i]);
     tree_build(&s->td, 2, true, (const uint8_t(*)[32])s->data, NODES);
     memcpy(c1->comm_d, tree_root(&s->td), 32);
+    /* the test's tree_d against comm_d.c's (pinned to pieces.rs' zero comm_d) */
+    uint8_t root[32], zero[NODES][32] = {{0}};
+    CHECK(czk_fil_tree_d_root(&s->data[0][0], NODES, root, NULL, 0) == CZK_OK && !memcmp(root, c1->comm_d, 32));
+    tree zt;
+    tree_build(&zt, 2, true, (const uint8_t(*)[32])zero, NODES);
+    CHECK(czk_fil_comm_d_zero(2048, root, NULL, 0) == CZK_OK && !memcmp(root, tree_root(&zt), 32));
+    tree_free(&zt);
     czk_rng_bytes(&rng, c1->ticket, 32);
     czk_rng_bytes(&rng, c1->seed, 32);
     uint8_t prover[32], porep_id[32];
@@ -313,9 +322,15 @@ static void seal(sealed *s, czk_fil_c1 *c1, uint64_t id) {
     czk_fil_graph g;
     char msg[256];
     CHECK(czk_fil_graph_init(&g, NODES, porep_id, s->proof->api, msg, sizeof msg) == CZK_OK);
-    memset(s->labels, 0, sizeof s->labels);
+    /* the labels as the sealer computes them (labels.c, pinned to rust-fil-proofs' vectors); every node's
+     * but node 0's (hashed without parents when sealing) is create_label of its parents as the check computes it */
+    CHECK(czk_fil_labels_compute(&g, c1->replica_id, 2, &s->labels[0][0][0], msg, sizeof msg) == CZK_OK);
     for (size_t l = 1; l <= 2; l++)
-        for (uint32_t v = 0; v < NODES; v++) label_of(c1->replica_id, &g, s->labels, l, v, s->labels[l - 1][v]);
+        for (uint32_t v = 1; v < NODES; v++) {
+            uint8_t lab[32];
+            label_of(c1->replica_id, &g, s->labels, l, v, lab);
+            CHECK_MSG(memcmp(lab, s->labels[l - 1][v], 32) == 0, "layer %zu node %u", l, v);
+        }
     uint8_t cols[NODES][32], enc[NODES][32];
     for (size_t v = 0; v < NODES; v++) {
         czk_fr in[2], o, d;
