@@ -6,7 +6,8 @@
  * label and the data, every challenged label is create_label of its parent
  * columns, comm_r = Poseidon-2(comm_c, comm_r_last), replica_id re-derives
  * from miner, sector, ticket, comm_d and porep_id, the challenges are
- * czk_fil_challenges_interactive's and the parents the SDR graph's. A full
+ * czk_fil_challenges_interactive's and the parents the SDR graph's, the
+ * stated claims those czk_fil_c1_derive_claims derives. A full
  * seal also matches a whole-sector recomputation (data, labels, the three
  * roots). Then the C1 encoder's JSON (bare and cuzk's envelope) decodes to
  * the same values and passes czk_fil_c1_validate and check_request, and a
@@ -165,6 +166,22 @@ static void check_seal(const czk_fil_c1 *c1, const czk_fil_testseal_opts *o, con
     free(want);
 }
 
+/* The claims the sealer stated equal those czk_fil_c1_derive_claims
+ * derives from its partitions. */
+static void check_claims(const czk_fil_c1 *c1) {
+    czk_fil_c1 d = *c1;
+    char msg[256] = "";
+    d.claims = NULL;
+    CHECK_MSG(czk_fil_c1_derive_claims(&d, msg, sizeof msg) == CZK_OK, "derive_claims: %s", msg);
+    for (size_t k = 0; d.claims && k < c1->n_partitions; k++) {
+        for (size_t i = 0; d.claims[k] && i < c1->partitions[k].n_challenges; i++)
+            CHECK_MSG(!memcmp(&d.claims[k][i], &c1->claims[k][i], sizeof d.claims[k][i]),
+                      "partition %zu challenge %zu: claims differ from derive_claims'", k, i);
+        free(d.claims[k]);
+    }
+    free(d.claims);
+}
+
 /* A whole-sector recomputation of a full seal: data, labels, the roots. */
 static uint8_t *check_full(const czk_fil_c1 *c1, const czk_fil_testseal_opts *o) {
     const czk_fil_seal_proof *p = o->proof;
@@ -311,6 +328,7 @@ static void seal_one(uint64_t id, bool sparse, uint64_t seed, size_t circuit) {
     double t0 = now();
     uint8_t *full = sparse ? NULL : check_full(&c1, &o);
     check_seal(&c1, &o, full);
+    check_claims(&c1);
     free(full);
     printf("  recomputed here in %.2f s\n", now() - t0);
     size_t n = 0;
