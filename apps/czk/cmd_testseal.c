@@ -117,7 +117,7 @@ int cmd_testseal(int argc, char **argv) {
     double t0 = cli_now();
     czk_err e = czk_fil_testseal(&o, &c1, &st, msg, sizeof msg);
     if (e != CZK_OK) {
-        fprintf(stderr, "czk testseal: %s\n", msg);
+        fprintf(stderr, "czk testseal: %s\n", strncmp(msg, "testseal: ", 10) ? msg : msg + 10);
         return e == CZK_ERR_INVALID_ARGUMENT ? CLI_USAGE : CLI_FAIL;
     }
     char *bare = NULL, *env = NULL;

@@ -325,6 +325,11 @@ static void seal_one(uint64_t id, bool sparse, uint64_t seed, size_t circuit) {
            o.proof->name, sparse ? "sparse" : "full", st.seconds, (unsigned long long)st.labels_hashed,
            (unsigned long long)st.columns, (unsigned long long)st.tree_nodes, st.peak_bytes / 1048576.0, rss_mib());
     bool small = o.proof->nodes <= CZK_FIL_TESTSEAL_FULL_MAX_NODES;
+    if (sparse) { /* bounded: a few MiB and seconds at any size (generous for sanitizer builds) */
+        CHECK_MSG(st.peak_bytes < 16u << 20, "sparse working set %zu bytes", st.peak_bytes);
+        CHECK_MSG(st.seconds < 300, "sparse seal took %.1f s", st.seconds);
+        CHECK_MSG(rss_mib() < 1024, "peak RSS %.0f MiB", rss_mib());
+    }
     double t0 = now();
     uint8_t *full = sparse ? NULL : check_full(&c1, &o);
     check_seal(&c1, &o, full);
