@@ -68,6 +68,8 @@ typedef struct {
     void (*free_fn)(void *arg); /* NULL: nothing is freed */
     size_t bytes;               /* heap bytes it holds */
     void *free_arg;
+    size_t partitions;          /* the job's proofs; 0: the circuit's (NI-PoRep proves a sector in
+                                   more partitions of the same circuit) */
 } czk_circuit_input;
 
 /* Gives an input back: free_fn(free_arg, else data), once; NULL is ignored. */

@@ -252,6 +252,7 @@ static czk_err submit(czk_engine *e, const char *request_id, const char *circuit
                 circuit_id, c->est_bytes, c->est_bytes / 1048576.0, room, room / 1048576.0, e->resident_total, total);
         goto out;
     }
+    size_t n_parts = input && input->partitions ? input->partitions : c->c.partitions;
     czk_reservation input_res;
     bool has_input_res = false;
     if (input && input->bytes) {
@@ -265,9 +266,9 @@ static czk_err submit(czk_engine *e, const char *request_id, const char *circuit
     }
     j = calloc(1, sizeof *j);
     if (j) {
-        j->proofs = calloc(c->c.partitions, sizeof *j->proofs);
-        j->tl = calloc(c->c.partitions, sizeof *j->tl);
-        j->pub = c->n_public ? calloc(c->c.partitions * c->n_public, sizeof(czk_fr)) : NULL;
+        j->proofs = calloc(n_parts, sizeof *j->proofs);
+        j->tl = calloc(n_parts, sizeof *j->tl);
+        j->pub = c->n_public ? calloc(n_parts * c->n_public, sizeof(czk_fr)) : NULL;
         j->request_id = request_id ? strdup(request_id) : NULL;
     }
     if (!j || !j->proofs || !j->tl || (c->n_public && !j->pub) || (request_id && !j->request_id)) {
@@ -288,7 +289,7 @@ static czk_err submit(czk_engine *e, const char *request_id, const char *circuit
         input = NULL; /* the job's now */
     }
     j->prio = prio;
-    j->n_parts = c->c.partitions;
+    j->n_parts = n_parts;
     j->n_public = c->n_public;
     j->status = CZK_JOB_QUEUED;
     atomic_init(&j->abort, false);

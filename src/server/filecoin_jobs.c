@@ -95,6 +95,7 @@ czk_err czk_svc_fil_prepare(const czk_service_filecoin *fil, const uint8_t *c1_b
     out->data = c1->partitions; /* what the porep-* circuits read */
     out->free_fn = job_c1_free;
     out->free_arg = c1;
+    out->partitions = c1->n_partitions;
     out->bytes = sizeof *c1 + czk_fil_c1_bytes(c1);
     return CZK_OK;
 }

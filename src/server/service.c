@@ -443,7 +443,7 @@ static void requeue(czk_service *s, const czk_journal_job *jj) {
     bool al;
     czk_circuit c;
     czk_err e;
-    czk_circuit_input cin = {NULL, NULL, 0, NULL};
+    czk_circuit_input cin = {0};
     czk_service_filecoin fil = {CZK_FIL_KIND_NONE, 0, 0, 0, 0};
     if ((e = czk_journal_read_input(s->journal, jj->id, &in, &len, m, sizeof m)) == CZK_OK) {
         if (czk_svc_fil_is_payload(in, len)) {
@@ -476,6 +476,7 @@ static void requeue(czk_service *s, const czk_journal_job *jj) {
     char rid[CZK_JOB_ID_MAX + 24], name[CZK_JOB_ID_MAX];
     czk_journal_job_name(jj, name);
     engine_request_id(rid, jj->id, name);
+    size_t n_parts = cin.partitions ? cin.partitions : c.partitions;
     if (!job) {
         czk_circuit_input_release(&cin);
     } else if (cin.data) {
@@ -493,7 +494,7 @@ static void requeue(czk_service *s, const czk_journal_job *jj) {
     memcpy(job->name, name, sizeof job->name);
     snprintf(job->circuit_id, sizeof job->circuit_id, "%s", jj->circuit_id);
     job->prio = prio;
-    job->n_partitions = c.partitions;
+    job->n_partitions = n_parts;
     job->srs_load_ms = load_ms;
     job->accepted_s = czk_svc_now_s();
     pthread_mutex_lock(&s->mu);
@@ -686,7 +687,7 @@ czk_err czk_service_submit(czk_service *s, const czk_service_request *req, char 
     const uint8_t *payload = req->input;
     size_t payload_len = req->input_len;
     uint8_t *framed = NULL;
-    czk_circuit_input cin = {NULL, NULL, 0, NULL};
+    czk_circuit_input cin = {0};
     if (req->request_id && strlen(req->request_id) >= CZK_JOB_ID_MAX) {
         set_msg(msg, msglen, "request id longer than %d bytes", CZK_JOB_ID_MAX - 1);
         e = CZK_ERR_INVALID_ARGUMENT;
@@ -794,6 +795,7 @@ czk_err czk_service_submit(czk_service *s, const czk_service_request *req, char 
         memcpy(job_id, job->name, CZK_JOB_ID_MAX); /* job may end and be freed once it is listed */
         char rid[CZK_JOB_ID_MAX + 24];
         engine_request_id(rid, id, job->name);
+        size_t n_parts = cin.partitions ? cin.partitions : c.partitions;
         if (cin.data) {
             e = czk_engine_submit_input(s->engine, rid, c.id, &cin, req->priority, &job->engine_id, msg, msglen);
             cin.data = NULL; /* the engine's, whatever it answered */
@@ -812,7 +814,7 @@ czk_err czk_service_submit(czk_service *s, const czk_service_request *req, char 
         job->id = id;
         snprintf(job->circuit_id, sizeof job->circuit_id, "%s", c.id);
         job->prio = req->priority;
-        job->n_partitions = c.partitions;
+        job->n_partitions = n_parts;
         job->srs_load_ms = load_ms;
         job->accepted_s = czk_svc_now_s();
         pthread_mutex_lock(&s->mu);
@@ -824,7 +826,7 @@ czk_err czk_service_submit(czk_service *s, const czk_service_request *req, char 
         if (req->fil.kind != CZK_FIL_KIND_NONE)
             czk_log(CZK_LOG_INFO, job_id, CZK_LOG_NO_PART,
                     "accepted: %s, sector %" PRIu64 " of miner %" PRIu64 ", %zu partition(s), priority %s, %u ahead",
-                    c.id, req->fil.sector_number, req->fil.miner_id, c.partitions, czk_priority_name(req->priority),
+                    c.id, req->fil.sector_number, req->fil.miner_id, n_parts, czk_priority_name(req->priority),
                     *qp);
         else
             czk_log(CZK_LOG_INFO, job_id, CZK_LOG_NO_PART, "accepted: %s seed %" PRIu64 ", priority %s, %u ahead",

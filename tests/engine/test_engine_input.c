@@ -67,7 +67,7 @@ static czk_circuit_input toy(uint64_t base, size_t claimed_bytes) {
         for (int i = 0; i < PARTS; i++) in->seeds[i] = base + 10 * (uint64_t)i;
         in->freed = &n_freed;
     }
-    return (czk_circuit_input){in, toy_free, claimed_bytes, NULL};
+    return (czk_circuit_input){.data = in, .free_fn = toy_free, .bytes = claimed_bytes};
 }
 
 static czk_prepared_vk pvk;
@@ -153,6 +153,21 @@ static void test_done(czk_engine *e) {
     czk_job_result_free(&r);
 }
 
+/* A job with fewer partitions than the circuit's (as an NI-PoRep sector has
+ * more): the input says how many. */
+static void test_partitions(czk_engine *e) {
+    char msg[512] = "";
+    czk_circuit_input in = toy(500, 0);
+    in.partitions = 2;
+    uint64_t id = 0;
+    CHECK(czk_engine_submit_input(e, NULL, "demo-data", &in, CZK_PRIO_NORMAL, &id, msg, sizeof msg) == CZK_OK);
+    czk_job_result r;
+    CHECK(czk_engine_await(e, id, WAIT_MS, &r) == CZK_OK && r.n_partitions == 2 && r.n_public == 1);
+    czk_fr y;
+    CHECK(r.public_inputs && demo_public(1, 510, &y) && czk_fr_equal(&y, &r.public_inputs[1]));
+    czk_job_result_free(&r);
+}
+
 static void test_refused(czk_engine *e) {
     char msg[512] = "";
     uint64_t id = 0;
@@ -160,18 +175,18 @@ static void test_refused(czk_engine *e) {
     CHECK(czk_engine_submit_input(e, NULL, "demo", &in, CZK_PRIO_NORMAL, &id, msg, sizeof msg) ==
               CZK_ERR_INVALID_ARGUMENT &&
           strstr(msg, "seed"));
-    CHECK(atomic_load(&n_freed) == 2);
+    CHECK(atomic_load(&n_freed) == 3);
     CHECK(czk_engine_submit(e, NULL, "demo-data", 5, CZK_PRIO_NORMAL, &id, msg, sizeof msg) ==
           CZK_ERR_INVALID_ARGUMENT);
     in = toy(1, (size_t)1 << 40); /* more than the whole budget */
     CHECK(czk_engine_submit_input(e, NULL, "demo-data", &in, CZK_PRIO_NORMAL, &id, msg, sizeof msg) ==
               CZK_ERR_BUSY &&
           strstr(msg, "input"));
-    CHECK(atomic_load(&n_freed) == 3);
+    CHECK(atomic_load(&n_freed) == 4);
     in = toy(1, 0);
     CHECK(czk_engine_submit_input(e, NULL, "no-such", &in, CZK_PRIO_NORMAL, &id, msg, sizeof msg) ==
           CZK_ERR_NOT_FOUND);
-    CHECK(atomic_load(&n_freed) == 4);
+    CHECK(atomic_load(&n_freed) == 5);
 }
 
 static void test_cancel(czk_engine *e) {
@@ -183,12 +198,12 @@ static void test_cancel(czk_engine *e) {
     CHECK(czk_engine_submit_input(e, NULL, "demo-data", &in, CZK_PRIO_NORMAL, &id, msg, sizeof msg) == CZK_OK);
     gate_wait_waiting(1);
     CHECK(czk_engine_cancel(e, id) == CZK_OK);
-    CHECK(atomic_load(&n_freed) == 4); /* a partition still reads it */
+    CHECK(atomic_load(&n_freed) == 5); /* a partition still reads it */
     gate_set(true);
     czk_job_result r;
     CHECK(czk_engine_await(e, id, WAIT_MS, &r) == CZK_ERR_CANCELLED && r.status == CZK_JOB_CANCELLED);
     czk_job_result_free(&r);
-    CHECK(atomic_load(&n_freed) == 5);
+    CHECK(atomic_load(&n_freed) == 6);
     CHECK(reserved(e) == before);
 }
 
@@ -202,7 +217,7 @@ static void test_shutdown(czk_engine *e) {
     gate_wait_waiting(1);
     gate_set(true); /* the shutdown abandons them at their next boundary */
     czk_engine_shutdown(e, CZK_SHUTDOWN_ABANDON);
-    CHECK(atomic_load(&n_freed) == 7);
+    CHECK(atomic_load(&n_freed) == 8);
 }
 
 int main(void) {
@@ -218,6 +233,7 @@ int main(void) {
     CHECK_MSG(czk_engine_create(&e, &cfg, msg, sizeof msg) == CZK_OK, "engine: %s", msg);
     if (!e || !add_circuits(e)) return test_finish("engine_input");
     test_done(e);
+    test_partitions(e);
     test_refused(e);
     test_cancel(e);
     test_shutdown(e);
