@@ -83,9 +83,12 @@ void czk_fil_testseal_data(uint64_t seed, uint64_t period, uint64_t i, uint8_t o
  * (czk_fil_c1_free); on failure *out is zeroed. stats may be NULL.
  * CZK_ERR_INVALID_ARGUMENT for full mode above 8 MiB, sparse mode with a
  * synthetic or non-interactive proof (their challenges depend on comm_r,
- * which depends on what they open); CZK_ERR_NO_MEMORY. Full 8 MiB: about 2^18 · (2 labels + 1 column hash +
- * 2/7 octree nodes); sparse 32 GiB (10 partitions): about 2,700 columns,
- * 2,000 labels and 60,000 tree nodes. */
+ * which depends on what they open); CZK_ERR_NO_MEMORY. Full 8 MiB:
+ * 2^18 · 2 labels, 2^18 column hashes and 337,041 tree nodes; sparse
+ * 32 GiB (10 partitions): about 2,000 labels, 2,600 columns and 23,000
+ * tree nodes. Column hashes and tree levels of 1,024 nodes or more run on
+ * czk_pool_default() (CZK_THREADS); the result does not depend on the
+ * thread count. */
 czk_err czk_fil_testseal(const czk_fil_testseal_opts *opts, czk_fil_c1 *out, czk_fil_testseal_stats *stats,
                          char *msg, size_t msglen);
 

@@ -6,6 +6,7 @@
  * layer, comm_r = hash2(comm_c, comm_r_last)), column.rs (hash_single_column),
  * filecoin-proofs api/seal.rs (seal_commit_phase1: the replica_id from
  * prover id, sector id, ticket, comm_d and porep_id; the output's fields). */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "czk/filecoin_porep.h"
 #include "czk/filecoin_testseal.h"
 #include "czk/fr.h"
+#include "czk/pool.h"
 #include "czk/poseidon.h"
 #include "prim.h"
 #include "testseal_internal.h"
@@ -238,7 +240,27 @@ static czk_err seal_labels_full(seal *s, const uint8_t replica_id[32], char *msg
     return CZK_OK;
 }
 
-/* tree_c over every column held; tree_r_last over the encoded nodes of
+typedef struct {
+    const czk_fil_ts_columns *c;
+    czk_fil_ts_node *out;
+    _Atomic int err;
+} column_job;
+
+static void hash_columns(void *ctx, size_t begin, size_t end, int worker) {
+    column_job *j = ctx;
+    uint32_t L = j->c->layers;
+    for (size_t i = begin; i < end; i++) {
+        j->out[i].index = j->c->node[i];
+        czk_err e = czk_fil_ts_column_hash((const uint8_t(*)[32])j->c->rows[i * L], L, j->out[i].v);
+        if (e != CZK_OK) {
+            int none = CZK_OK;
+            atomic_compare_exchange_strong(&j->err, &none, (int)e);
+            return;
+        }
+    }
+}
+
+/* tree_c over every column held (column hashes on czk_pool_default()); tree_r_last over the encoded nodes of
  * every column (full) or of the challenged nodes (sparse). */
 static czk_err seal_trees(seal *s, bool sparse, char *msg, size_t msglen) {
     const czk_fil_ts_columns *c = &s->cols;
@@ -251,11 +273,9 @@ static czk_err seal_trees(seal *s, bool sparse, char *msg, size_t msglen) {
         free(lr);
         FAIL(CZK_ERR_NO_MEMORY, "testseal: %zu tree leaves", c->n);
     }
-    czk_err e = CZK_OK;
-    for (size_t i = 0; i < c->n && e == CZK_OK; i++) {
-        lc[i].index = c->node[i];
-        e = czk_fil_ts_column_hash((const uint8_t(*)[32])c->rows[i * L], L, lc[i].v);
-    }
+    column_job cj = {c, lc, CZK_OK};
+    czk_pool_run(c->n >= 1024 ? czk_pool_default() : NULL, c->n, 512, hash_columns, &cj);
+    czk_err e = (czk_err)atomic_load(&cj.err);
     for (size_t i = 0; i < nr && e == CZK_OK; i++) {
         uint64_t node = sparse ? s->challenges[i] : c->node[i];
         lr[i].index = node;

@@ -2,13 +2,16 @@
  * level is a sorted array of (index, value); a parent is hashed once per
  * group of siblings that holds a node, with filecoin-hashers' node hash
  * (czk_hasher_node: SHA-256 trimmed to fr32, or Poseidon of the arity).
- * Cost: one hash per held node of every level above the leaves; memory
- * 40 bytes per held node. */
+ * Cost: one hash per held node of every level above the leaves (levels of
+ * 1,024 parents or more on czk_pool_default()); memory 40 bytes per held
+ * node. */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "czk/fr.h"
+#include "czk/pool.h"
 #include "testseal_internal.h"
 
 #define FAIL(code, ...)                                        \
@@ -43,49 +46,78 @@ static void value_at(const czk_fil_ts_tree *t, unsigned level, uint64_t index, u
         t->fill(t->fill_ctx, level, index, out);
 }
 
-/* Level l + 1 from level l. */
+/* One level's parents to hash: group j holds level l's nodes
+ * [first[j], first[j + 1]), all children of parent index[j]. */
+typedef struct {
+    const czk_fil_ts_tree *t;
+    unsigned l;
+    const size_t *first;
+    czk_fil_ts_node *out;
+    _Atomic int err; /* the first failure's czk_err, CZK_OK until then */
+} level_job;
+
+static void hash_groups(void *ctx, size_t begin, size_t end, int worker) {
+    level_job *j = ctx;
+    const czk_fil_ts_tree *t = j->t;
+    const czk_fil_ts_node *in = t->level[j->l];
+    unsigned a = t->arity[j->l];
+    for (size_t k = begin; k < end && atomic_load(&j->err) == CZK_OK; k++) {
+        size_t i = j->first[k], stop = j->first[k + 1];
+        uint64_t g = in[i].index / a;
+        czk_fr ch[CZK_FIL_MAX_ARITY];
+        czk_err e = CZK_OK;
+        for (unsigned c = 0; c < a && e == CZK_OK; c++) {
+            uint64_t idx = g * a + c;
+            uint8_t v[32];
+            if (i < stop && in[i].index == idx)
+                memcpy(v, in[i++].v, 32);
+            else if (t->fill)
+                t->fill(t->fill_ctx, j->l, idx, v);
+            else
+                e = CZK_ERR_INVALID_ARGUMENT;
+            if (e == CZK_OK && !czk_domain_to_fr(&ch[c], v)) e = CZK_ERR_NOT_CANONICAL;
+        }
+        czk_fr h;
+        if (e == CZK_OK) e = czk_hasher_node(t->hasher, &h, ch, a);
+        if (e != CZK_OK) {
+            int none = CZK_OK;
+            atomic_compare_exchange_strong(&j->err, &none, (int)e);
+            return;
+        }
+        j->out[k].index = g;
+        czk_domain_from_fr(j->out[k].v, &h);
+    }
+}
+
+/* Level l + 1 from level l, the groups hashed on the default pool. */
 static czk_err build_level(czk_fil_ts_tree *t, unsigned l, char *msg, size_t msglen) {
     const czk_fil_ts_node *in = t->level[l];
     size_t n = t->count[l];
     unsigned a = t->arity[l];
+    size_t *first = malloc((n + 1) * sizeof *first);
     czk_fil_ts_node *out = malloc((n ? n : 1) * sizeof *out);
-    if (!out) FAIL(CZK_ERR_NO_MEMORY, "partial tree: level %u of %zu nodes", l + 1, n);
+    if (!first || !out) {
+        free(first);
+        free(out);
+        FAIL(CZK_ERR_NO_MEMORY, "partial tree: level %u of %zu nodes", l + 1, n);
+    }
     size_t m = 0;
-    for (size_t i = 0; i < n;) {
-        uint64_t g = in[i].index / a;
-        czk_fr ch[CZK_FIL_MAX_ARITY];
-        for (unsigned j = 0; j < a; j++) {
-            uint64_t idx = g * a + j;
-            uint8_t v[32];
-            if (i < n && in[i].index == idx)
-                memcpy(v, in[i++].v, 32);
-            else if (t->fill)
-                t->fill(t->fill_ctx, l, idx, v);
-            else {
-                free(out);
-                FAIL(CZK_ERR_INVALID_ARGUMENT, "partial tree: node %u/%llu missing and no fill", l,
-                     (unsigned long long)idx);
-            }
-            if (!czk_domain_to_fr(&ch[j], v)) {
-                free(out);
-                FAIL(CZK_ERR_NOT_CANONICAL, "partial tree: node %u/%llu is not a canonical Fr", l,
-                     (unsigned long long)idx);
-            }
-        }
-        czk_fr h;
-        czk_err e = czk_hasher_node(t->hasher, &h, ch, a);
-        if (e != CZK_OK) {
-            free(out);
-            FAIL(e, "partial tree: hashing level %u failed", l + 1);
-        }
-        out[m].index = g;
-        czk_domain_from_fr(out[m].v, &h);
-        m++;
-        t->hashed++;
+    for (size_t i = 0; i < n; i++)
+        if (i == 0 || in[i].index / a != in[i - 1].index / a) first[m++] = i;
+    first[m] = n;
+    level_job j = {t, l, first, out, CZK_OK};
+    czk_pool_run(m >= 1024 ? czk_pool_default() : NULL, m, 256, hash_groups, &j);
+    free(first);
+    czk_err e = (czk_err)atomic_load(&j.err);
+    if (e != CZK_OK) {
+        free(out);
+        FAIL(e, "partial tree: hashing level %u failed (%s)", l + 1,
+             e == CZK_ERR_NOT_CANONICAL ? "a node is not a canonical Fr" : "a child missing, no fill, or hashing");
     }
     czk_fil_ts_node *fit = realloc(out, (m ? m : 1) * sizeof *out);
     t->level[l + 1] = fit ? fit : out;
     t->count[l + 1] = m;
+    t->hashed += m;
     return CZK_OK;
 }
 
