@@ -59,6 +59,14 @@ if(TARGET czkd)
                                          $<TARGET_FILE:czkd> $<TARGET_FILE:czk_cli> $<TARGET_FILE:czk_fsync_shim>)
   set_tests_properties(durability_check PROPERTIES SKIP_RETURN_CODE 77)
 endif()
+# PoRep C2 end to end: czk testseal, czk setup under Filecoin's names, czkd,
+# Curio's Prove call (tests/server/curio_prove.py), czk verify --c1, and the
+# tampered requests refused (not in the sanitizer pass: the setup alone takes
+# minutes there)
+if(TARGET czkd)
+  add_test(NAME porep_check COMMAND sh ${PROJECT_SOURCE_DIR}/tests/server/porep_check.sh ${PROJECT_BINARY_DIR})
+  set_tests_properties(porep_check PROPERTIES SKIP_RETURN_CODE 77)
+endif()
 if(TARGET czkd AND EXISTS ${PROJECT_SOURCE_DIR}/tests/server/html_check.sh)
   add_test(NAME html_check COMMAND sh ${PROJECT_SOURCE_DIR}/tests/server/html_check.sh $<TARGET_FILE:czkd>
                                    $<TARGET_FILE:czk_cli>)
