@@ -3,8 +3,9 @@
  * storage-proofs-porep stacked/vanilla/proof.rs (prove_layers_generate: the
  * openings of one challenge; transform_and_replicate_layers: tree_d, the
  * labels, tree_c over the columns, tree_r_last over the encoded last
- * layer, comm_r = hash2(comm_c, comm_r_last)), column.rs (hash_single_column),
- * filecoin-proofs api/seal.rs (seal_commit_phase1: the replica_id from
+ * layer, comm_r = hash2(comm_c, comm_r_last)), hash.rs (hash_single_column),
+ * filecoin-proofs api/seal.rs (seal_pre_commit_phase1 and
+ * seal_commit_phase1_inner: the replica_id from
  * prover id, sector id, ticket, comm_d and porep_id; the output's fields). */
 #include <stdatomic.h>
 #include <stdio.h>
