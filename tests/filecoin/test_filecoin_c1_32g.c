@@ -6,7 +6,9 @@
  * create_label of random parent columns, its challenges and parents those of
  * the proof. It validates (on 1 and 4 threads), survives the JSON round trip
  * (≈ 38 MB) with the expected decoded size, and a changed sub-level sibling,
- * base level sibling or Sub/Single variant is refused. Prints the times.
+ * base level sibling or Sub/Single variant is refused. The same at 64 GiB
+ * (StackedDrg64GiBV1_1, Top proofs with a top level of arity 2) validates,
+ * and a changed top-level sibling or index is refused. Prints the times.
  * Skipped when CZK_TEST_SCALE < 1. */
 #include <stdlib.h>
 #include <string.h>
@@ -152,8 +154,9 @@ static int u64_cmp(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
-static void build(czk_fil_c1 *c1) {
-    const czk_fil_seal_proof *p = czk_fil_seal_proof_get(8);
+/* proof 8 (32 GiB, 8-8-0) or 9 (64 GiB, 8-8-2) */
+static void build(czk_fil_c1 *c1, uint64_t id) {
+    const czk_fil_seal_proof *p = czk_fil_seal_proof_get(id);
     CHECK(p->partitions == K && p->challenges_per_partition == C && p->layers == LAYERS && p->tree_sub == 8);
     memset(c1, 0, sizeof *c1);
     c1->proof = p;
@@ -245,12 +248,14 @@ static void build(czk_fil_c1 *c1) {
         czk_fr_to_bytes_le(lc[nc++].v, &o);
     }
     free(urows);
-    unsigned a8[10] = {8, 8, 8, 8, 8, 8, 8, 8, 8, 8}, a2[30];
-    for (int i = 0; i < 30; i++) a2[i] = 2;
+    /* tree_c and tree_r_last: 9 base levels of 8, the sub level of 8, the top level of 2 at 64 GiB */
+    unsigned ar[11] = {8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 2}, a2[31];
+    size_t nr = p->tree_top ? 11 : 10, nd2 = p->tree_top ? 31 : 30;
+    for (int i = 0; i < 31; i++) a2[i] = 2;
     sparse tc, td, tr;
-    sparse_build(&tc, false, a8, 10, lc, nc);
-    sparse_build(&tr, false, a8, 10, lr, nd);
-    sparse_build(&td, true, a2, 30, ld, nd);
+    sparse_build(&tc, false, ar, nr, lc, nc);
+    sparse_build(&tr, false, ar, nr, lr, nd);
+    sparse_build(&td, true, a2, nd2, ld, nd);
     memcpy(c1->comm_d, sparse_root(&td), 32);
     czk_fr rr[2], cr;
     czk_fr_from_bytes_le(&rr[0], sparse_root(&tc));
@@ -291,7 +296,7 @@ int main(void) {
     char msg[512], *json;
     size_t len;
     double t0 = now();
-    build(&c1);
+    build(&c1, 8);
     double t1 = now();
     czk_err e = czk_fil_c1_validate(&c1, msg, sizeof msg);
     double t2 = now();
@@ -333,6 +338,27 @@ int main(void) {
         printf("  refused: %s\n", msg);
         czk_fil_c1_free(&d);
     }
+    czk_fil_c1_free(&c1);
+
+    /* 64 GiB: Top proofs (9 + 1 + 1 levels, the top of arity 2), validated on the struct */
+    t0 = now();
+    build(&c1, 9);
+    t1 = now();
+    e = czk_fil_c1_validate_threads(&c1, 4, msg, sizeof msg);
+    t2 = now();
+    CHECK_MSG(e == CZK_OK, "64 GiB: %s", msg);
+    printf("  64 GiB C1: built in %.2f s, validated in %.2f s (4 threads)\n", t1 - t0, t2 - t1);
+    CHECK(c1.claims[0][0].comm_r_last.kind == CZK_FIL_PROOF_TOP && c1.partitions[0].challenges[0].comm_r_last_path.n_levels == 11);
+    czk_fil_porep_challenge *c = &c1.partitions[0].challenges[3];
+    c->drg_parents[1].path.levels[10].siblings[0][0] ^= 1; /* the top level */
+    CHECK(czk_fil_c1_validate(&c1, msg, sizeof msg) == CZK_ERR_MISMATCH &&
+          strstr(msg, "vanilla_proofs[0][3].replica_column_proofs.drg_parents[1].inclusion_proof: path hashes to"));
+    printf("  refused: %s\n", msg);
+    c->drg_parents[1].path.levels[10].siblings[0][0] ^= 1;
+    c->comm_c_path.levels[10].index ^= 1;
+    CHECK(czk_fil_c1_validate(&c1, msg, sizeof msg) == CZK_ERR_MISMATCH &&
+          strstr(msg, "vanilla_proofs[0][3].replica_column_proofs.c_x.inclusion_proof: path selects node"));
+    printf("  refused: %s\n", msg);
     czk_fil_c1_free(&c1);
     return test_finish("test_filecoin_c1_32g");
 }
