@@ -158,7 +158,8 @@ static size_t utf8_put(char *o, unsigned cp) {
 }
 
 /* Reads a string into out (cap bytes with the NUL); *too_long when it did
- * not fit (the rest is read and dropped). */
+ * not fit (the rest is read and dropped) or held a NUL (\u0000), which a C
+ * string cannot carry (so that "comm_r\u0000x" matches no field). */
 static czk_err string_into(czk_fil_json *r, char *out, size_t cap, bool *too_long) {
     *too_long = false;
     if (expect(r, '"', "expected a string")) return r->err;
@@ -170,7 +171,9 @@ static czk_err string_into(czk_fil_json *r, char *out, size_t cap, bool *too_lon
         if (k == 0) break;
         char b[4];
         size_t m = utf8_put(b, cp);
-        if (n + m < cap) {
+        if ((cp & 0x7fffffffu) == 0) {
+            *too_long = true;
+        } else if (n + m < cap) {
             memcpy(out + n, b, m);
             n += m;
         } else {
@@ -184,7 +187,7 @@ static czk_err string_into(czk_fil_json *r, char *out, size_t cap, bool *too_lon
 czk_err czk_fil_json_string(czk_fil_json *r, char *out, size_t cap) {
     bool too_long;
     if (string_into(r, out, cap, &too_long)) return r->err;
-    if (too_long) return czk_fil_json_fail(r, CZK_ERR_FORMAT, "string longer than %zu bytes", cap - 1);
+    if (too_long) return czk_fil_json_fail(r, CZK_ERR_FORMAT, "string longer than %zu bytes or holding a NUL", cap - 1);
     return CZK_OK;
 }
 

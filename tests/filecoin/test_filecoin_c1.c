@@ -596,6 +596,10 @@ static void test_sealed(void) {
     expect_decode_fail("mixed envelope", mixed, strlen(mixed), CZK_ERR_FORMAT, "comm_r: an envelope");
     const char *dup = "{\"registered_proof\":\"StackedDrg2KiBV1\",\"registered_proof\":\"StackedDrg2KiBV1\"}";
     expect_decode_fail("duplicate field", dup, strlen(dup), CZK_ERR_FORMAT, "registered_proof: duplicate field");
+    const char *nul = "{\"registered_proof\":\"StackedDrg2KiBV1\\u0000x\"}";
+    expect_decode_fail("NUL in a name", nul, strlen(nul), CZK_ERR_FORMAT, "registered_proof: string longer than 63 bytes or holding a NUL");
+    const char *nulkey = "{\"SectorNum\\u0000\":1}";
+    expect_decode_fail("NUL in a key", nulkey, strlen(nulkey), CZK_ERR_FORMAT, "missing field \"registered_proof\"");
     const char *neg = "{\"SectorNum\":-1,\"Phase1Out\":\"\",\"SectorSize\":2048}";
     expect_decode_fail("negative SectorNum", neg, strlen(neg), CZK_ERR_FORMAT, "SectorNum: expected an unsigned integer");
 
