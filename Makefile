@@ -1,7 +1,8 @@
 # czk — top-level commands. CMake does the building; this file wraps it.
 #   make demo    build; czkd in the background; a batch of demo proofs over gRPC, verified
 #   make test    build and run the test suite, then again under ASan+UBSan
-#   make bench   build and run the benchmarks (tables + CSV under bench/results/)
+#   make bench   build and run the benchmarks (tables + CSV under bench/results/), the
+#                32 GiB PoRep witness, and PoRep C2 end to end at 8 MiB
 #   make build   configure and build only (Release)
 
 BUILD      ?= build
@@ -73,6 +74,8 @@ bench: build
 	$(BUILD)/bench_gadget_sha256
 	$(BUILD)/bench_gadget_poseidon
 	$(BUILD)/bench_fr_pack
+	$(BUILD)/bench_porep_witness
+	sh tests/server/porep_check.sh $(BUILD) 8MiB
 	@echo "GPU benchmarks run on the GPU machine: sh bench/gpu.sh (see docs/benchmarks.md)"
 
 clean:

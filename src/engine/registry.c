@@ -130,6 +130,13 @@ czk_err czk_engine_register_circuit(czk_engine *e, const czk_circuit *c, czk_par
     ec->c = *c;
     ec->domain = domain;
     ec->n_public = key->r1cs.n_inputs - 1;
+    /* witness buffers sized once (czk_circuit_witness*'s hints): a circuit
+     * without a profile (a PoRep partition: 130M aux) would otherwise grow
+     * its buffers by doubling */
+    if (!ec->c.profile.inputs && !ec->c.profile.constraints) {
+        ec->c.profile.inputs = key->r1cs.n_inputs;
+        ec->c.profile.constraints = key->r1cs.n_aux;
+    }
     if ((err = czk_vk_prepare(&ec->pvk, &params->vk)) != CZK_OK) {
         ENG_MSG(msg, msglen, "preparing the verifying key failed: %s", czk_err_str(err));
         free(ec);
