@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "czk/filecoin_c1.h"
 #include "service_internal.h"
@@ -85,7 +86,12 @@ czk_err czk_svc_fil_prepare(const czk_service_filecoin *fil, const uint8_t *c1_b
     czk_err e = czk_fil_c1_decode(c1, c1_bytes, c1_len, m, sizeof m);
     if (e == CZK_OK) e = czk_fil_c1_check_request(c1, fil->registered_proof, fil->sector_size, fil->miner_id,
                                                  fil->sector_number, m, sizeof m);
-    if (e == CZK_OK) e = czk_fil_c1_validate(c1, m, sizeof m);
+    if (e == CZK_OK) {
+        /* about 3 s of one core for a 32 GiB C1 (13 times that for an
+         * NI-PoRep sector): spread over up to 8 threads */
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        e = czk_fil_c1_validate_threads(c1, cpus < 1 ? 1 : cpus > 8 ? 8 : (size_t)cpus, m, sizeof m);
+    }
     if (e != CZK_OK) {
         snprintf(msg, msglen, "vanilla_proof (the C1 output): %s", m[0] ? m : czk_err_str(e));
         job_c1_free(c1);

@@ -10,7 +10,8 @@ Stubs are generated at run time from proto/cuzk/v1/proving.proto; nothing is
 shared with czk's C client.
 
     curio_prove.py --addr ADDR --envelope FILE --registered-proof N --miner-id M
-                   [--proof OUT] [--request-id ID] [--expect completed|invalid_argument|failed_precondition|failed]
+                   [--proof OUT] [--request-id ID] [--mode prove|submit|await]
+                   [--expect completed|submitted|invalid_argument|failed_precondition|failed|not_found]
 
 Prints the outcome (COMPLETED with the proof length, or the gRPC code and
 details); exit 0 when it is the expected one, 1 otherwise, 77 when grpcio or
@@ -40,6 +41,9 @@ def main():
     ap.add_argument("--proof")
     ap.add_argument("--request-id")
     ap.add_argument("--expect", default="completed")
+    ap.add_argument("--mode", choices=("prove", "submit", "await"), default="prove",
+                    help="prove: Curio's Prove call; submit / await: the same request through SubmitProof, "
+                         "then AwaitProof of its id (for restarts in between)")
     args = ap.parse_args()
     try:
         import grpc
@@ -74,7 +78,14 @@ def main():
             proof_kind=pb.POREP_SEAL_COMMIT, sector_size=size, registered_proof=args.registered_proof,
             priority=pb.NORMAL, vanilla_proof=envelope, sector_number=sector, miner_id=args.miner_id)
         try:
-            res = stub.Prove(pb.ProveRequest(submit=req), timeout=1800).result
+            if args.mode == "submit":
+                s = stub.SubmitProof(req, timeout=600)
+                print("SUBMITTED: job %s, queue position %d" % (s.job_id, s.queue_position))
+                return 0 if args.expect == "submitted" else 1
+            if args.mode == "await":
+                res = stub.AwaitProof(pb.AwaitProofRequest(job_id=req.request_id), timeout=1800)
+            else:
+                res = stub.Prove(pb.ProveRequest(submit=req), timeout=1800).result
         except grpc.RpcError as e:
             outcome = e.code().name.lower()
             print("%s: %s" % (e.code().name, e.details()))

@@ -7,7 +7,8 @@
 # `czk verify --c1` (public inputs computed from the C1 output as verify_seal
 # computes them). Then the refusals: a flipped label, a wrong Merkle path, a
 # wrong comm_r, a C1 for another sector size, truncated JSON, a missing
-# parameter file — each refused with its own message while czkd stays up.
+# parameter file — each refused with its own message while czkd stays up;
+# and a job submitted, czkd restarted while it runs, the job proved after.
 #   porep_check.sh BUILD_DIR [SECTOR_SIZE]     (2KiB by default; 8MiB in make bench)
 # CZK_POREP_PARAMS=DIR: copy DIR's parameters (czk setup's) instead of setting up.
 # Exit 0 pass, 1 fail, 77 SKIP (no czkd, no python3-grpcio / protoc).
@@ -107,11 +108,41 @@ expect 0 "FAILED_PRECONDITION.*v28-stacked-proof-of-replication" -- prove failed
 kill -0 "$PID" 2>/dev/null || fail "czkd died"
 expect 0 '"completed":1' -- "$CZK" status --addr "unix://$T/czkd.sock" --format json
 
+# nothing lost across a restart: sector 6 submitted (SubmitProof), czkd
+# stopped while it proves, started again on the same state; its job comes
+# back under Curio's id, from the journalled C1, and its proof verifies
+submit6() { "$PY" "$HERE/curio_prove.py" --addr "unix://$T/czkd.sock" --envelope "$T/seal6/envelope.json" \
+    --registered-proof "$RP" --miner-id "$MINER" "$@"; }
+expect 0 "SUBMITTED: job porep-$MINER-6" -- submit6 --mode submit --expect submitted
+i=0
+until grep -q "job=porep-$MINER-6 part=0 synthesized" "$T/czkd.log"; do
+    [ $i -ge 600 ] && fail "sector 6 did not start"
+    sleep 0.1
+    i=$((i + 1))
+done
+kill -TERM "$PID"
+wait "$PID"
+rm -f "$T/czkd.sock"
+"$CZKD" --listen "unix://$T/czkd.sock" --status-listen "" --backend cpu --budget 8GiB --state-dir "$T/state" \
+    --param-cache "$T/params" >"$T/czkd2.log" 2>&1 &
+PID=$!
+i=0
+while [ ! -S "$T/czkd.sock" ]; do
+    kill -0 "$PID" 2>/dev/null || fail "czkd did not restart: $(tail -5 "$T/czkd2.log")"
+    [ $i -ge 300 ] && fail "czkd did not restart"
+    sleep 0.1
+    i=$((i + 1))
+done
+grep -q "job=porep-$MINER-6 re-queued: $CIRCUIT, sector 6 of miner $MINER" "$T/czkd2.log" ||
+    fail "sector 6 was not re-queued: $(grep -i "porep-$MINER-6\|journal" "$T/czkd2.log")"
+expect 0 "COMPLETED" -- submit6 --mode await --proof "$T/proof6.bin"
+expect 0 "^valid" -- "$CZK" verify --vk "$VK" --proof "$T/proof6.bin" --c1 "$T/seal6/c1.json"
+
 kill -TERM "$PID"
 wait "$PID"
 rc=$?
 PID=
 [ $rc -eq 0 ] || fail "czkd exited $rc after SIGTERM"
 [ "$FAILS" -eq 0 ] || fail "$FAILS check(s) failed"
-echo "porep_check: ok ($SIZE: Curio's Prove proved, verified with the C1's public inputs; 6 tampered requests refused)"
+echo "porep_check: ok ($SIZE: Curio's Prove proved, verified with the C1's public inputs; 6 tampered requests refused; a job across a restart proved)"
 exit 0
