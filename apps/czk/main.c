@@ -31,7 +31,8 @@ static void usage(FILE *f) {
             "                                         SDR up to 8 MiB; --sparse: only what the challenges open)\n"
             "\n"
             "built-in circuits: demo, synthetic-K (K = 10 … 27), gadget-sha256-block, gadget-sha256-512,\n"
-            "                   gadget-poseidon-N (N = 2, 4, 8, 11), gadget-insert-N (N = 2, 4, 8)\n"
+            "                   gadget-poseidon-N (N = 2, 4, 8, 11), gadget-insert-N (N = 2, 4, 8);\n"
+            "                   Filecoin's PoRep C2: porep-2k, porep-8m, porep-512m, porep-32g, porep-64g\n"
             "environment: CZK_THREADS = worker threads (default: one per CPU)\n");
 #ifdef CZK_HAVE_SERVER
     fprintf(f,

@@ -7,6 +7,10 @@
  *   gadget-sha256-block, gadget-sha256-512, gadget-poseidon-N (N = 2, 4,
  *                 8, 11), gadget-insert-N (N = 2, 4, 8): one gadget each
  *                 (src/circuits/gadget_circuits.c, docs/gadgets.md)
+ *   porep-2k, porep-8m, porep-512m, porep-32g, porep-64g: Filecoin's PoRep
+ *                 C2 partition (include/czk/circuit_porep.h, docs/porep.md);
+ *                 their instance is a decoded C1 output (synthesize_input),
+ *                 not a seed
  * The input of an instance is a 64-bit seed that picks its witness (mixed
  * with the partition index, so partitions differ); the R1CS never depends on
  * either. A caller may set `partitions` to make multi-partition instances of
