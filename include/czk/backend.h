@@ -35,6 +35,11 @@ typedef struct {
 struct czk_backend {
     const czk_backend_ops *ops;
     void *impl;
+    /* host memory the backend may hold for its whole life outside czk_mem
+     * and outside any partition (the CUDA backend's pinned staging buffers,
+     * 4 × CZK_GPU_STAGE_BYTES): the engine charges it to the budget as
+     * resident from its creation on (0 for the CPU backend) */
+    size_t host_fixed_bytes;
 };
 
 /* The CPU backend: czk_prove_start / czk_prove_finish on pool (NULL: the

@@ -7,12 +7,11 @@
  * request larger than the whole budget fails at once
  * (CZK_ERR_INVALID_ARGUMENT with a message), never hangs.
  *
- * It bounds what its users reserve: in the engine, the resident circuits and
- * each partition's host memory. Memory a prover backend keeps for itself is
- * not charged: the CUDA backend's pinned staging buffers (up to 4 × 64 MiB
- * of page-locked host memory per backend, src/gpu/gpu_stage.h) and device
- * memory (bounded by its mem_cap_bytes instead) lie outside it, in the
- * margin (docs/engine.md). */
+ * It bounds what its users reserve: in the engine, the backend's fixed host
+ * memory (the CUDA backend's pinned staging buffers, 4 × 64 MiB of
+ * page-locked memory, czk_backend.host_fixed_bytes), the resident circuits
+ * and each partition's host memory. Device memory is not host memory: the
+ * CUDA backend's mem_cap_bytes bounds it (docs/engine.md). */
 #ifndef CZK_BUDGET_H
 #define CZK_BUDGET_H
 

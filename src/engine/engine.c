@@ -55,6 +55,7 @@ static void engine_free(czk_engine *e) {
             j = next;
         }
     }
+    if (e->has_fixed_res) czk_budget_release(&e->fixed_res);
     if (e->own_backend) czk_backend_close(e->backend);
     czk_pool_destroy(e->pool);
     if (e->budget) czk_budget_destroy(e->budget);
@@ -133,6 +134,19 @@ czk_err czk_engine_create(czk_engine **out, const czk_engine_config *cfg_in, cha
         return err;
     } else {
         e->own_backend = true;
+    }
+    size_t fixed = e->backend->host_fixed_bytes;
+    if (fixed) {
+        if (!czk_budget_try_reserve(e->budget, fixed, &e->fixed_res)) {
+            ENG_MSG(msg, msglen,
+                    "the budget (%zu bytes, %.1f MiB) cannot hold the %s backend's fixed host memory (%zu bytes, "
+                    "%.1f MiB: its pinned staging buffers)",
+                    bytes, bytes / 1048576.0, czk_backend_name(e->backend), fixed, fixed / 1048576.0);
+            engine_free(e);
+            return CZK_ERR_INVALID_ARGUMENT;
+        }
+        e->has_fixed_res = true;
+        e->resident_total += fixed;
     }
     int n = cfg.partition_workers + cfg.gpu_workers + cfg.finalizers;
     e->threads = calloc((size_t)n, sizeof *e->threads);

@@ -127,6 +127,8 @@ typedef struct {
 
 struct czk_engine {
     czk_engine_config cfg;
+    czk_reservation fixed_res; /* the backend's host_fixed_bytes, resident for the engine's life */
+    bool has_fixed_res;
     pthread_mutex_t mu;
     pthread_cond_t cv_work;      /* the scheduler has a partition, or stopping */
     pthread_cond_t cv_gpu_item, cv_gpu_space;

@@ -752,6 +752,9 @@ czk_err czk_backend_cuda_open(czk_backend **out, const czk_backend_cuda_config *
     pthread_mutex_init(&cb->stage_mu, NULL);
     pthread_cond_init(&cb->holder_cv, NULL);
     be->ops = &CUDA_OPS;
+    /* at most two stagers (the lock holder's and the one that stages while
+     * waiting), two pinned buffers each: charged by the engine */
+    be->host_fixed_bytes = 4 * CZK_GPU_STAGE_BYTES;
     be->impl = cb;
     *out = be;
     return CZK_OK;

@@ -18,7 +18,8 @@ void czk_gpu_trim(czk_gpu *g);
 /* Size of each of the two pinned staging buffers of a stager. A CUDA
  * backend has at most two stagers (its device's lock holder's and the one
  * that stages while waiting for the lock): up to 256 MiB of page-locked
- * host memory, not charged to the engine's budget (czk/budget.h). */
+ * host memory, its czk_backend.host_fixed_bytes, which the engine charges
+ * to its budget (czk/budget.h). */
 #define CZK_GPU_STAGE_BYTES ((size_t)64 << 20)
 
 /* The byte cap on what czk allocates on g (czk_gpu_open's mem_cap_bytes,

@@ -50,6 +50,7 @@ czk_err czk_backend_cpu_open(czk_backend **out, czk_pool *pool) {
     }
     c->pool = pool;
     be->ops = &CPU_OPS;
+    be->host_fixed_bytes = 0;
     be->impl = c;
     *out = be;
     return CZK_OK;

@@ -132,7 +132,11 @@ int main(void) {
         {"poseidon_top_8_4_2", {64, 2, 1, 8, 4, 2}, 1346982, 22},
         {"porep-8m", {(8u << 20) / 32, 2, 2, 8, 0, 0}, 3844929, 40},
     };
-    for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) count_one(&tests[i]);
+    /* CZK_TEST_SCALE < 1 (the sanitizer passes, 14x slower here): the
+     * base-8 tree only, counted and recorded; every count in Release */
+    bool full = test_cases(10) >= 10;
+    for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++)
+        if (full || i == 1) count_one(&tests[i]);
     count_vs_record(&tests[1].s, BASE_8_DIGEST);
     registry();
     return test_finish("test_porep_counts");

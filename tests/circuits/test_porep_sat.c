@@ -210,7 +210,9 @@ int main(void) {
     czk_rng rng;
     test_seed_rng(&rng, "test_porep_sat");
     porep_2k(&rng);
-    sub_top(&rng);
-    witness_vs_record(&rng);
+    if (test_cases(10) >= 10) { /* not in the sanitizer passes (CZK_TEST_SCALE < 1): minutes there */
+        sub_top(&rng);
+        witness_vs_record(&rng);
+    }
     return test_finish("test_porep_sat");
 }

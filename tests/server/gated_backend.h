@@ -59,6 +59,6 @@ static const czk_backend_ops GATED_OPS = {.name = "gated-cpu",
                                           .finish = gated_finish,
                                           .destroy = gated_destroy,
                                           .close = gated_close};
-static czk_backend gated_be = {&GATED_OPS, NULL};
+static czk_backend gated_be = {&GATED_OPS, NULL, 0};
 
 #endif
