@@ -30,6 +30,22 @@ static czk_err read_fr(jr *r, uint8_t out[32]) {
     return CZK_OK;
 }
 
+/* A JSON array of at most max Frs into out (*n of them), each element's
+ * index in the error path; "more than <max> <what>" beyond it. */
+static czk_err read_fr_array(jr *r, uint8_t (*out)[32], size_t max, const char *what, size_t *n) {
+    *n = 0;
+    if (czk_fil_json_array_begin(r)) return r->err;
+    int e;
+    while ((e = czk_fil_json_array_next(r)) > 0) {
+        if (*n == max) return czk_fil_json_fail(r, CZK_ERR_FORMAT, "more than %zu %s", max, what);
+        size_t m = czk_fil_json_push_index(r, *n);
+        if (read_fr(r, out[*n])) return r->err;
+        czk_fil_json_pop(r, m);
+        (*n)++;
+    }
+    return e < 0 ? r->err : CZK_OK;
+}
+
 /* Marks a field seen; a second one is an error, as in serde. */
 static bool once(jr *r, unsigned *seen, unsigned bit) {
     if (*seen & bit) {
@@ -60,18 +76,9 @@ static czk_err read_level(jr *r, czk_fil_path_level *lv) {
     while ((k = czk_fil_json_object_next(r, key)) > 0) {
         size_t m = czk_fil_json_push_key(r, key);
         if (!strcmp(key, "hashes")) {
-            if (!once(r, &seen, 1) || czk_fil_json_array_begin(r)) return r->err;
-            int e;
-            while ((e = czk_fil_json_array_next(r)) > 0) {
-                if (nh == CZK_FIL_MAX_ARITY - 1)
-                    return czk_fil_json_fail(r, CZK_ERR_FORMAT, "more than %d hashes (arity above %d)",
-                                             CZK_FIL_MAX_ARITY - 1, CZK_FIL_MAX_ARITY);
-                size_t m2 = czk_fil_json_push_index(r, nh);
-                if (read_fr(r, lv->siblings[nh])) return r->err;
-                czk_fil_json_pop(r, m2);
-                nh++;
-            }
-            if (e < 0) return r->err;
+            if (!once(r, &seen, 1) ||
+                read_fr_array(r, lv->siblings, CZK_FIL_MAX_ARITY - 1, "hashes (arity above 8)", &nh))
+                return r->err;
             if (nh == 0) return czk_fil_json_fail(r, CZK_ERR_FORMAT, "no hashes (arity 1)");
         } else if (!strcmp(key, "index")) {
             if (!once(r, &seen, 2) || czk_fil_json_u64(r, UINT64_MAX, &index)) return r->err;
@@ -252,19 +259,10 @@ static czk_err read_column_proof(jr *r, czk_fil_column *col, czk_fil_c1_merkle *
                     if (!once(r, &cseen, 1) || czk_fil_json_u64(r, UINT32_MAX, &v)) return r->err;
                     col->index = (uint32_t)v;
                 } else if (!strcmp(key, "rows")) {
-                    if (!once(r, &cseen, 2) || czk_fil_json_array_begin(r)) return r->err;
+                    if (!once(r, &cseen, 2)) return r->err;
                     col->rows = malloc(CZK_FIL_C1_MAX_LAYERS * sizeof *col->rows);
                     if (!col->rows) return czk_fil_json_fail(r, CZK_ERR_NO_MEMORY, "out of memory");
-                    int a;
-                    while ((a = czk_fil_json_array_next(r)) > 0) {
-                        if (col->n_rows == CZK_FIL_C1_MAX_LAYERS)
-                            return czk_fil_json_fail(r, CZK_ERR_FORMAT, "more than %d rows", CZK_FIL_C1_MAX_LAYERS);
-                        size_t m3 = czk_fil_json_push_index(r, col->n_rows);
-                        if (read_fr(r, col->rows[col->n_rows])) return r->err;
-                        czk_fil_json_pop(r, m3);
-                        col->n_rows++;
-                    }
-                    if (a < 0) return r->err;
+                    if (read_fr_array(r, col->rows, CZK_FIL_C1_MAX_LAYERS, "rows", &col->n_rows)) return r->err;
                     if (col->n_rows == 0) return czk_fil_json_fail(r, CZK_ERR_FORMAT, "no rows");
                     void *fit = realloc(col->rows, col->n_rows * sizeof *col->rows);
                     if (fit) col->rows = fit;
@@ -351,18 +349,9 @@ static czk_err read_label_proof(jr *r, label_proof *lp) {
     while ((k = czk_fil_json_object_next(r, key)) > 0) {
         size_t mark = czk_fil_json_push_key(r, key);
         if (!strcmp(key, "parents")) {
-            if (!once(r, &seen, 1) || czk_fil_json_array_begin(r)) return r->err;
             size_t n = 0;
-            int e;
-            while ((e = czk_fil_json_array_next(r)) > 0) {
-                if (n == CZK_FIL_LABEL_PARENTS)
-                    return czk_fil_json_fail(r, CZK_ERR_FORMAT, "more than %d parents", CZK_FIL_LABEL_PARENTS);
-                size_t m2 = czk_fil_json_push_index(r, n);
-                if (read_fr(r, lp->parents[n])) return r->err;
-                czk_fil_json_pop(r, m2);
-                n++;
-            }
-            if (e < 0) return r->err;
+            if (!once(r, &seen, 1) || read_fr_array(r, lp->parents, CZK_FIL_LABEL_PARENTS, "parents", &n))
+                return r->err;
             if (n != CZK_FIL_LABEL_PARENTS)
                 return czk_fil_json_fail(r, CZK_ERR_FORMAT, "%zu parents, not %d", n, CZK_FIL_LABEL_PARENTS);
         } else if (!strcmp(key, "layer_index")) {
