@@ -17,29 +17,10 @@
 #include <string.h>
 
 #include "czk/daemon_config.h"
+#include "fuzz_common.h"
 #include "toml.h"
 
-#define FUZZ_ASSERT(c)                                                              \
-    do {                                                                            \
-        if (!(c)) {                                                                 \
-            fprintf(stderr, "%s:%d: invariant broken: %s\n", __FILE__, __LINE__, #c); \
-            abort();                                                                \
-        }                                                                           \
-    } while (0)
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-
-static void seed(const char *name, const char *text) {
-    const char *dir = getenv("CZK_FUZZ_SEED_DIR");
-    if (!dir || !*dir) return;
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "wb");
-    if (!f) return;
-    fwrite(text, 1, strlen(text), f);
-    fclose(f);
-}
+static void seed(const char *name, const char *text) { fuzz_seed(name, text, strlen(text)); }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
     (void)argc, (void)argv;

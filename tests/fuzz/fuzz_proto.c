@@ -8,34 +8,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_common.h"
 #include "grpc_internal.h"
 
-#define FUZZ_ASSERT(c)                                                              \
-    do {                                                                            \
-        if (!(c)) {                                                                 \
-            fprintf(stderr, "%s:%d: invariant broken: %s\n", __FILE__, __LINE__, #c); \
-            abort();                                                                \
-        }                                                                           \
-    } while (0)
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-
+/* a seed: the method byte, then the packed message */
 static void seed(const char *name, int method, const ProtobufCMessage *m) {
-    const char *dir = getenv("CZK_FUZZ_SEED_DIR");
-    if (!dir || !*dir) return;
     size_t n = protobuf_c_message_get_packed_size(m);
     uint8_t *buf = malloc(n + 1);
     if (!buf) return;
     buf[0] = (uint8_t)method;
     protobuf_c_message_pack(m, buf + 1);
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "wb");
-    if (f) {
-        fwrite(buf, 1, n + 1, f);
-        fclose(f);
-    }
+    fuzz_seed(name, buf, n + 1);
     free(buf);
 }
 
