@@ -12,49 +12,10 @@
 
 #include "czk/engine.h"
 #include "czk/groth16_io.h"
+#include "gate.h"
 #include "test.h"
 
 #define WAIT_MS 60000 /* a generous bound on waits that must succeed */
-
-/* ---- gates: a test-controlled condition that threads wait on -------------------- */
-
-typedef struct {
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    bool open;
-    int waiting, passed;
-} gate;
-
-static void gate_init(gate *g, bool open) {
-    pthread_mutex_init(&g->mu, NULL);
-    pthread_cond_init(&g->cv, NULL);
-    g->open = open;
-    g->waiting = g->passed = 0;
-}
-
-static void gate_set(gate *g, bool open) {
-    pthread_mutex_lock(&g->mu);
-    g->open = open;
-    pthread_cond_broadcast(&g->cv);
-    pthread_mutex_unlock(&g->mu);
-}
-
-static void gate_pass(gate *g) {
-    pthread_mutex_lock(&g->mu);
-    g->waiting++;
-    pthread_cond_broadcast(&g->cv);
-    while (!g->open) pthread_cond_wait(&g->cv, &g->mu);
-    g->waiting--;
-    g->passed++;
-    pthread_mutex_unlock(&g->mu);
-}
-
-/* Waits until n threads wait at the gate. */
-static void gate_wait_waiting(gate *g, int n) {
-    pthread_mutex_lock(&g->mu);
-    while (g->waiting < n) pthread_cond_wait(&g->cv, &g->mu);
-    pthread_mutex_unlock(&g->mu);
-}
 
 /* ---- a gated synthesizer (demo behind the gate in witness mode) ------------------- */
 

@@ -12,6 +12,7 @@
 
 #include "czk/engine.h"
 #include "czk/groth16_io.h"
+#include "gate.h"
 #include "test.h"
 
 #define WAIT_MS 60000
@@ -25,32 +26,10 @@ typedef struct {
 static atomic_int n_freed;
 static czk_err (*demo_synth)(czk_cs *, const czk_circuit *, size_t, uint64_t);
 
-/* a gate the data synthesizer waits at while closed (for the cancel case) */
-static pthread_mutex_t gate_mu = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t gate_cv = PTHREAD_COND_INITIALIZER;
-static bool gate_open = true;
-static int gate_waiting;
-
-static void gate_set(bool open) {
-    pthread_mutex_lock(&gate_mu);
-    gate_open = open;
-    pthread_cond_broadcast(&gate_cv);
-    pthread_mutex_unlock(&gate_mu);
-}
-
-static void gate_wait_waiting(int n) {
-    pthread_mutex_lock(&gate_mu);
-    while (gate_waiting < n) pthread_cond_wait(&gate_cv, &gate_mu);
-    pthread_mutex_unlock(&gate_mu);
-}
+static gate data_gate; /* the data synthesizer waits here while it is closed */
 
 static czk_err data_synthesize(czk_cs *cs, const czk_circuit *c, size_t partition, const void *input) {
-    pthread_mutex_lock(&gate_mu);
-    gate_waiting++;
-    pthread_cond_broadcast(&gate_cv);
-    while (!gate_open) pthread_cond_wait(&gate_cv, &gate_mu);
-    gate_waiting--;
-    pthread_mutex_unlock(&gate_mu);
+    gate_pass(&data_gate);
     const toy_input *in = input;
     return demo_synth(cs, c, partition, in->seeds[partition]);
 }
@@ -124,16 +103,16 @@ static bool demo_public(size_t p, uint64_t seed, czk_fr *y) {
 static void test_done(czk_engine *e) {
     char msg[512] = "";
     size_t before = reserved(e);
-    gate_set(false);
+    gate_set(&data_gate, false);
     czk_circuit_input in = toy(100, (size_t)8 << 20);
     uint64_t id = 0;
     czk_err err = czk_engine_submit_input(e, "data-1", "demo-data", &in, CZK_PRIO_NORMAL, &id, msg, sizeof msg);
     CHECK_MSG(err == CZK_OK && id, "submit_input: %s", msg);
-    gate_wait_waiting(1); /* a partition is in synthesis: the job is alive */
+    gate_wait_waiting(&data_gate, 1); /* a partition is in synthesis: the job is alive */
     CHECK_MSG(reserved(e) >= before + ((size_t)8 << 20), "the input's bytes are not in the budget (%zu, %zu)",
               reserved(e), before);
     CHECK(atomic_load(&n_freed) == 0);
-    gate_set(true);
+    gate_set(&data_gate, true);
     czk_job_result r;
     err = czk_engine_await(e, id, WAIT_MS, &r);
     CHECK_MSG(err == CZK_OK && r.status == CZK_JOB_DONE, "await: %s %s", czk_err_str(err), r.message);
@@ -192,14 +171,14 @@ static void test_refused(czk_engine *e) {
 static void test_cancel(czk_engine *e) {
     char msg[512] = "";
     size_t before = reserved(e);
-    gate_set(false);
+    gate_set(&data_gate, false);
     czk_circuit_input in = toy(200, 4096);
     uint64_t id = 0;
     CHECK(czk_engine_submit_input(e, NULL, "demo-data", &in, CZK_PRIO_NORMAL, &id, msg, sizeof msg) == CZK_OK);
-    gate_wait_waiting(1);
+    gate_wait_waiting(&data_gate, 1);
     CHECK(czk_engine_cancel(e, id) == CZK_OK);
     CHECK(atomic_load(&n_freed) == 5); /* a partition still reads it */
-    gate_set(true);
+    gate_set(&data_gate, true);
     czk_job_result r;
     CHECK(czk_engine_await(e, id, WAIT_MS, &r) == CZK_ERR_CANCELLED && r.status == CZK_JOB_CANCELLED);
     czk_job_result_free(&r);
@@ -209,18 +188,19 @@ static void test_cancel(czk_engine *e) {
 
 static void test_shutdown(czk_engine *e) {
     char msg[512] = "";
-    gate_set(false);
+    gate_set(&data_gate, false);
     czk_circuit_input in = toy(300, 4096), in2 = toy(400, 4096);
     uint64_t id = 0, id2 = 0;
     CHECK(czk_engine_submit_input(e, NULL, "demo-data", &in, CZK_PRIO_NORMAL, &id, msg, sizeof msg) == CZK_OK);
     CHECK(czk_engine_submit_input(e, NULL, "demo-data", &in2, CZK_PRIO_LOW, &id2, msg, sizeof msg) == CZK_OK);
-    gate_wait_waiting(1);
-    gate_set(true); /* the shutdown abandons them at their next boundary */
+    gate_wait_waiting(&data_gate, 1);
+    gate_set(&data_gate, true); /* the shutdown abandons them at their next boundary */
     czk_engine_shutdown(e, CZK_SHUTDOWN_ABANDON);
     CHECK(atomic_load(&n_freed) == 8);
 }
 
 int main(void) {
+    gate_init(&data_gate, true);
     czk_engine_config cfg;
     czk_engine_config_default(&cfg);
     cfg.budget_bytes = (size_t)512 << 20;
