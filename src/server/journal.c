@@ -319,9 +319,13 @@ bool czk_journal_name_is_generated(const char *name, uint64_t *id) {
     return true;
 }
 
+void czk_journal_name_of(const char *request_id, uint64_t id, char out[CZK_JOURNAL_REQUEST_MAX]) {
+    if (request_id && *request_id) snprintf(out, CZK_JOURNAL_REQUEST_MAX, "%s", request_id);
+    else snprintf(out, CZK_JOURNAL_REQUEST_MAX, CZK_JOURNAL_GENERATED_PREFIX "%" PRIu64, id);
+}
+
 void czk_journal_job_name(const czk_journal_job *job, char out[CZK_JOURNAL_REQUEST_MAX]) {
-    if (job->request_id[0]) snprintf(out, CZK_JOURNAL_REQUEST_MAX, "%s", job->request_id);
-    else snprintf(out, CZK_JOURNAL_REQUEST_MAX, CZK_JOURNAL_GENERATED_PREFIX "%" PRIu64, job->id);
+    czk_journal_name_of(job->request_id, job->id, out);
 }
 
 /* Deletes an ended row holding request_id (inside the add's transaction):

@@ -103,8 +103,10 @@ czk_err czk_journal_find_request(czk_journal *j, const char *request_id, czk_jou
 /* The job a caller names (a request id, or a generated name of a job without
  * one); CZK_ERR_NOT_FOUND when there is none. */
 czk_err czk_journal_find_name(czk_journal *j, const char *name, czk_journal_job *out);
-/* The name of a job (its request id, else "czk-<id>"). */
+/* The name of a job (its request id, else "czk-<id>"); czk_journal_name_of
+ * for a row's request id (NULL or "" for none) and id. */
 void czk_journal_job_name(const czk_journal_job *job, char out[CZK_JOURNAL_REQUEST_MAX]);
+void czk_journal_name_of(const char *request_id, uint64_t id, char out[CZK_JOURNAL_REQUEST_MAX]);
 /* Whether name has the generated form "czk-<decimal id>" (*id: that id; may
  * be NULL). Such names are reserved: no request id has this form. */
 bool czk_journal_name_is_generated(const char *name, uint64_t *id);

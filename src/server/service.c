@@ -790,8 +790,7 @@ czk_err czk_service_submit(czk_service *s, const czk_service_request *req, char 
             if (e == CZK_ERR_MISMATCH) e = CZK_ERR_IO; /* cannot happen: checked under submit_mu */
             goto out;
         }
-        if (req->request_id && *req->request_id) snprintf(job->name, sizeof job->name, "%s", req->request_id);
-        else snprintf(job->name, sizeof job->name, CZK_JOURNAL_GENERATED_PREFIX "%" PRIu64, id);
+        czk_journal_name_of(req->request_id, id, job->name);
         memcpy(job_id, job->name, CZK_JOB_ID_MAX); /* job may end and be freed once it is listed */
         char rid[CZK_JOB_ID_MAX + 24];
         engine_request_id(rid, id, job->name);
