@@ -5,13 +5,18 @@
  * bounds check and a 32-byte store into a growable czk_mem buffer, enforce
  * only counts, namespaces only count their depth. COUNT mode is RECORD
  * without the matrices: per constraint it adds the LCs' term counts and sets
- * density bits, so a 130M-constraint circuit is measured in bounded memory. */
+ * density bits, so a 130M-constraint circuit is measured in bounded memory.
+ * RECORD with the compact flag (czk_r1cs_compact_record) writes u32 offsets,
+ * u32 columns and u16 dictionary indices instead of the CSR: to circuits it
+ * is RECORD mode. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "compact_dict.h"
 #include "czk/r1cs.h"
+#include "czk/r1cs_compact.h"
 #include "vec.h"
 
 /* While recording, an aux column is stored as its index with this bit set;
@@ -24,6 +29,12 @@ typedef struct {
     r1cs_vec col;     /* uint32_t */
     r1cs_vec coeff;   /* czk_fr */
 } matrix;
+
+typedef struct {
+    r1cs_vec row_ptr; /* uint32_t */
+    r1cs_vec col;     /* uint32_t */
+    r1cs_vec coeff;   /* uint16_t: dictionary index */
+} cmatrix;
 
 struct czk_cs {
     czk_cs_mode mode;
@@ -38,6 +49,11 @@ struct czk_cs {
     czk_mem_tag value_tag;
 
     matrix m[3]; /* RECORD: A, B, C */
+    /* RECORD with compact set (czk_r1cs_compact_record): the compact A, B, C
+     * and their dictionary instead of m */
+    bool compact;
+    cmatrix cm[3];
+    czk_r1cs_dict dict;
     /* COUNT: terms per matrix and the density bitmaps (uint64_t words):
      * a_aux, b_input, b_aux */
     uint64_t nnz[3];
@@ -241,6 +257,30 @@ static bool record_row(matrix *m, const czk_lc *lc) {
     return true;
 }
 
+/* One row of the compact form: the same terms as record_row, each
+ * coefficient as its dictionary index. The caller keeps the matrix under
+ * 2^32 terms. CZK_ERR_NO_MEMORY, or CZK_ERR_UNSUPPORTED for a value that
+ * would be dictionary entry CZK_R1CS_COMPACT_DICT_MAX. */
+static czk_err record_row_compact(cmatrix *m, czk_r1cs_dict *d, const czk_lc *lc) {
+    size_t n = lc ? lc->len : 0;
+    if (!vec_reserve(&m->col, m->col.len + n, sizeof(uint32_t), CZK_MEM_R1CS) ||
+        !vec_reserve(&m->coeff, m->coeff.len + n, sizeof(uint16_t), CZK_MEM_R1CS) ||
+        !vec_reserve(&m->row_ptr, m->row_ptr.len + 1, sizeof(uint32_t), CZK_MEM_R1CS))
+        return CZK_ERR_NO_MEMORY;
+    uint32_t *col = (uint32_t *)m->col.p + m->col.len;
+    uint16_t *coeff = (uint16_t *)m->coeff.p + m->coeff.len;
+    for (size_t i = 0; i < n; i++) {
+        const czk_lc_term *t = &lc->terms[i];
+        col[i] = t->var.is_input ? t->var.index : (t->var.index | AUX_BIT);
+        czk_err e = czk_r1cs_dict_add(d, &t->coeff, &coeff[i]);
+        if (e) return e;
+    }
+    m->col.len += n;
+    m->coeff.len += n;
+    ((uint32_t *)m->row_ptr.p)[m->row_ptr.len++] = (uint32_t)m->col.len;
+    return CZK_OK;
+}
+
 static inline void bit_set(r1cs_vec *d, uint32_t i) { ((uint64_t *)d->p)[i >> 6] |= 1ULL << (i & 63); }
 
 /* COUNT: the terms of a, b, c and their density bits (non-zero coefficients
@@ -310,6 +350,26 @@ void czk_cs_enforce(czk_cs *cs, const char *name, const czk_lc *a, const czk_lc 
     }
     if (cs->mode == CZK_CS_COUNT) {
         count_rows(cs, lcs);
+    } else if (cs->mode == CZK_CS_RECORD && cs->compact) {
+        for (int k = 0; k < 3; k++) {
+            if (cs->cm[k].col.len + (lcs[k] ? lcs[k]->len : 0) > UINT32_MAX) {
+                cs->err = CZK_ERR_UNSUPPORTED;
+                set_msg(cs, "constraint %zu: matrix %c reaches 2^32 terms, beyond the compact form's 32-bit offsets",
+                        cs->n_constraints, "ABC"[k]);
+                return;
+            }
+            czk_err e = record_row_compact(&cs->cm[k], &cs->dict, lcs[k]);
+            if (e == CZK_ERR_UNSUPPORTED) {
+                cs->err = e;
+                set_msg(cs, "constraint %zu: more than %u distinct coefficients, beyond the compact form's dictionary",
+                        cs->n_constraints, CZK_R1CS_COMPACT_DICT_MAX);
+                return;
+            }
+            if (e) {
+                fail(cs, CZK_ERR_NO_MEMORY, "out of memory while recording constraints");
+                return;
+            }
+        }
     } else if (cs->mode == CZK_CS_RECORD) {
         for (int k = 0; k < 3; k++)
             if (!record_row(&cs->m[k], lcs[k])) {
@@ -343,7 +403,11 @@ static void cs_free(czk_cs *cs) {
         vec_free(&cs->m[k].row_ptr);
         vec_free(&cs->m[k].col);
         vec_free(&cs->m[k].coeff);
+        vec_free(&cs->cm[k].row_ptr);
+        vec_free(&cs->cm[k].col);
+        vec_free(&cs->cm[k].coeff);
     }
+    czk_r1cs_dict_free(&cs->dict);
     for (int k = 0; k < 3; k++) vec_free(&cs->dens[k]);
     free(cs->path);
     free(cs->ns_start);
@@ -411,6 +475,65 @@ czk_err czk_r1cs_record(czk_r1cs *out, czk_synthesize_fn fn, void *ctx, char *ms
             dst[k]->nnz = m->col.len;
             *m = (matrix){0};
         }
+    }
+    cs_free(cs);
+    free(cs);
+    return e;
+}
+
+czk_err czk_r1cs_compact_record(czk_r1cs_compact *out, czk_synthesize_fn fn, void *ctx, char *msg, size_t msglen) {
+    memset(out, 0, sizeof *out);
+    czk_cs *cs = malloc(sizeof *cs);
+    if (!cs) return CZK_ERR_NO_MEMORY;
+    cs_init(cs, CZK_CS_RECORD);
+    cs->compact = true;
+    czk_err e = czk_r1cs_dict_init(&cs->dict);
+    for (int k = 0; k < 3 && !e; k++) {
+        if (!vec_reserve(&cs->cm[k].row_ptr, 1, sizeof(uint32_t), CZK_MEM_R1CS)) e = CZK_ERR_NO_MEMORY;
+        else ((uint32_t *)cs->cm[k].row_ptr.p)[cs->cm[k].row_ptr.len++] = 0;
+    }
+    if (e) put_msg(msg, msglen, "out of memory");
+    else e = run(cs, fn, ctx, msg, msglen);
+    if (!e && cs->n_constraints >= UINT32_MAX) {
+        e = CZK_ERR_UNSUPPORTED;
+        put_msg(msg, msglen, "2^32 or more constraints: beyond the compact form");
+    }
+    if (!e) {
+        uint32_t base = (uint32_t)cs->n_input;
+        for (int k = 0; k < 3; k++) {
+            cmatrix *m = &cs->cm[k];
+            uint32_t *col = m->col.p;
+            for (size_t i = 0; i < m->col.len; i++)
+                if (col[i] & AUX_BIT) col[i] = (col[i] & ~AUX_BIT) + base;
+            if (!vec_shrink(&m->row_ptr, sizeof(uint32_t), CZK_MEM_R1CS) ||
+                !vec_shrink(&m->col, sizeof(uint32_t), CZK_MEM_R1CS) ||
+                !vec_shrink(&m->coeff, sizeof(uint16_t), CZK_MEM_R1CS)) {
+                e = CZK_ERR_NO_MEMORY;
+                put_msg(msg, msglen, "out of memory");
+                break;
+            }
+        }
+    }
+    if (!e && !(out->dict = czk_r1cs_dict_take(&cs->dict, &out->n_dict))) {
+        e = CZK_ERR_NO_MEMORY;
+        put_msg(msg, msglen, "out of memory");
+    }
+    if (!e) {
+        out->n_inputs = cs->n_input;
+        out->n_aux = cs->n_aux;
+        out->n_constraints = cs->n_constraints;
+        czk_csr_compact *dst[3] = {&out->a, &out->b, &out->c};
+        for (int k = 0; k < 3; k++) {
+            cmatrix *m = &cs->cm[k];
+            dst[k]->row_ptr = m->row_ptr.p;
+            dst[k]->col = m->col.p;
+            dst[k]->coeff = m->coeff.p;
+            dst[k]->nnz = m->col.len;
+            *m = (cmatrix){0};
+        }
+    } else {
+        czk_mem_free(out->dict);
+        memset(out, 0, sizeof *out);
     }
     cs_free(cs);
     free(cs);
