@@ -7,6 +7,8 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "czk/filecoin.h"
+#include "czk/fr.h"
 #include "czk/groth16.h"
 #include "czk/grpc_client.h"
 
@@ -61,5 +63,40 @@ void client_progress_end(client_progress *p);
 
 /* argv with "-j N" rewritten to "--jobs N" (a copy; free with free()). */
 char **client_argv_dash_j(int argc, char **argv);
+
+/* A PoRep C1 output (client_c1.c) ready to send as Curio's PoRepSnarkCuzk
+ * does: the envelope, the request's facts, and verify_seal's public inputs
+ * of every partition; the decoded C1 itself is not kept. */
+typedef struct {
+    const char *path;
+    const czk_fil_seal_proof *proof;
+    uint64_t registered_proof, sector_size, sector_number, miner_id;
+    bool enveloped;            /* the file was cuzk's envelope (sent unchanged) */
+    uint8_t *envelope;         /* vanilla_proof: the file, or the bare JSON wrapped as wrapC1Output does */
+    size_t envelope_len;
+    char request_id[96];       /* Curio's: porep-<miner>-<sector> */
+    uint32_t partitions;
+    size_t n_inputs;           /* per partition */
+    czk_fr *inputs;            /* partitions x n_inputs */
+} client_c1;
+
+/* Reads and decodes path (cuzk's envelope or the bare JSON). The registered
+ * proof and sector size come from the file, the sector number from the
+ * envelope; --registered-proof, --sector-number (required for a bare file)
+ * and --miner-id (required) must agree with it: replica_id is checked
+ * against them (czk_fil_c1_check_request). CLI_OK, or an exit code after a
+ * message naming the field that disagrees. Costs one decode of the file. */
+int client_c1_load(const char *cmd, cli_args *a, const char *path, client_c1 *out);
+/* Fills rq as Curio does for POREP_SEAL_COMMIT (priority NORMAL); request_id
+ * NULL: c->request_id. rq points into c. */
+void client_c1_request(const client_c1 *c, const char *request_id, Cuzk__V1__SubmitProofRequest *rq);
+/* Loads vk_path, or when NULL the parameter cache's v28 .vk of c's proof, and
+ * checks its input count. */
+czk_err client_c1_vk_load(client_vk *v, const char *vk_path, const char *cache, const client_c1 *c, char *msg,
+                          size_t msglen);
+/* Checks the partition proofs (proof, len bytes) against c's public inputs. */
+czk_err client_c1_verify(const client_c1 *c, const client_vk *v, const uint8_t *proof, size_t len, char *msg,
+                         size_t msglen);
+void client_c1_free(client_c1 *c);
 
 #endif

@@ -1,5 +1,7 @@
 /* czk — benchmarks against a running czkd over gRPC:
- *   bench batch   N proofs, J at a time (submit + await), every proof verified
+ *   bench batch   N proofs, J at a time (submit + await), every proof verified;
+ *                 of a built-in circuit, or Curio's PoRep requests cycling
+ *                 through C1 files (--c1)
  *   bench stress  mixed priorities and cancellations for a while */
 #include <jansson.h>
 #include <math.h>
@@ -18,6 +20,7 @@ typedef struct {
     uint64_t queue, srs, synth, gpu, total;
     int status; /* AwaitProofResponse status; -1 for an RPC error */
     bool verified;
+    char request_id[192];
 } job_rec;
 
 typedef struct {
@@ -26,6 +29,8 @@ typedef struct {
     uint64_t seed0;
     Cuzk__V1__Priority prio;
     const client_vk *vk;
+    const client_c1 *c1s;  /* batch --c1: proofs cycle through these */
+    size_t n_c1;
     char run_id[64];
     double end_time;       /* stress: stop starting jobs at this time */
     double cancel_rate;    /* stress */
@@ -53,19 +58,13 @@ static void note_error(bench *b, const char *fmt, const char *a, const char *c) 
 
 /* SubmitProof, retried while the queue is full (until deadline); the job id
  * (malloc'd) or NULL after an error (counted). */
-static char *submit_one(bench *b, const char *input, const char *rid, Cuzk__V1__Priority prio, double deadline) {
-    Cuzk__V1__SubmitProofRequest rq = CUZK__V1__SUBMIT_PROOF_REQUEST__INIT;
-    rq.circuit_id = (char *)b->circuit;
-    rq.circuit_input.data = (uint8_t *)input;
-    rq.circuit_input.len = strlen(input);
-    rq.request_id = (char *)rid;
-    rq.priority = prio;
+static char *submit_request(bench *b, Cuzk__V1__SubmitProofRequest *rq, double deadline) {
     char msg[CLIENT_MSG];
     for (;;) {
         ProtobufCMessage *resp = NULL;
         double left = deadline - cli_now();
         long timeout = left > 60 ? 60000 : left < 1 ? 1000 : (long)(left * 1000);
-        int st = czk_grpc_client_unary(b->c, "SubmitProof", &rq.base, &cuzk__v1__submit_proof_response__descriptor,
+        int st = czk_grpc_client_unary(b->c, "SubmitProof", &rq->base, &cuzk__v1__submit_proof_response__descriptor,
                                        timeout, &resp, msg, sizeof msg);
         if (st == CZK_GRPC_OK) {
             char *id = strdup(((Cuzk__V1__SubmitProofResponse *)resp)->job_id);
@@ -87,6 +86,17 @@ static char *submit_one(bench *b, const char *input, const char *rid, Cuzk__V1__
     }
 }
 
+/* submit_request of the built-in circuit with this input (a decimal seed) */
+static char *submit_one(bench *b, const char *input, const char *rid, Cuzk__V1__Priority prio, double deadline) {
+    Cuzk__V1__SubmitProofRequest rq = CUZK__V1__SUBMIT_PROOF_REQUEST__INIT;
+    rq.circuit_id = (char *)b->circuit;
+    rq.circuit_input.data = (uint8_t *)input;
+    rq.circuit_input.len = strlen(input);
+    rq.request_id = (char *)rid;
+    rq.priority = prio;
+    return submit_request(b, &rq, deadline);
+}
+
 static Cuzk__V1__AwaitProofResponse *await_one(bench *b, const char *job_id, uint64_t timeout_ms) {
     Cuzk__V1__AwaitProofRequest rq = CUZK__V1__AWAIT_PROOF_REQUEST__INIT;
     rq.job_id = (char *)job_id;
@@ -102,12 +112,21 @@ static Cuzk__V1__AwaitProofResponse *await_one(bench *b, const char *job_id, uin
     return (Cuzk__V1__AwaitProofResponse *)resp;
 }
 
-/* Counts a finished job (verifying it); returns its record's status. */
-static void tally(bench *b, const Cuzk__V1__AwaitProofResponse *r, job_rec *rec, bool cancelled_by_us) {
+/* Counts a finished job (verifying it: against c1 when it was a C1's) and
+ * fills rec. */
+static void tally(bench *b, const Cuzk__V1__AwaitProofResponse *r, job_rec *rec, bool cancelled_by_us,
+                  const client_c1 *c1) {
     char msg[CLIENT_MSG] = "";
     bool ok = false;
-    if (r->status == CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__COMPLETED && b->vk)
-        ok = client_verify(b->vk, r, msg, sizeof msg) == CZK_OK;
+    if (r->status == CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__COMPLETED && b->vk) {
+        if (c1) {
+            char inner[CLIENT_MSG - 128] = "";
+            ok = client_c1_verify(c1, b->vk, r->proof.data, r->proof.len, inner, sizeof inner) == CZK_OK;
+            if (!ok) snprintf(msg, sizeof msg, "job %s (%s): %s", r->job_id, c1->path, inner);
+        } else {
+            ok = client_verify(b->vk, r, msg, sizeof msg) == CZK_OK;
+        }
+    }
     pthread_mutex_lock(&b->mu);
     switch (r->status) {
     case CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__COMPLETED:
@@ -159,15 +178,27 @@ static void *batch_worker(void *arg) {
         if (i >= b->count) break;
         job_rec *rec = &b->recs[i];
         rec->status = -1;
-        char input[32], rid[96];
-        snprintf(input, sizeof input, "%llu", (unsigned long long)(b->seed0 + i));
-        snprintf(rid, sizeof rid, "%s-%zu", b->run_id, i);
+        const client_c1 *c1 = b->n_c1 ? &b->c1s[i % b->n_c1] : NULL;
         double t0 = cli_now();
-        char *id = submit_one(b, input, rid, b->prio, t0 + 600);
+        char *id;
+        if (c1) {
+            /* Curio's request; its id made unique per proof (a finished
+             * job's id would return that job's proof again) */
+            snprintf(rec->request_id, sizeof rec->request_id, "%s-%s-%zu", c1->request_id, b->run_id, i);
+            Cuzk__V1__SubmitProofRequest rq = CUZK__V1__SUBMIT_PROOF_REQUEST__INIT;
+            client_c1_request(c1, rec->request_id, &rq);
+            rq.priority = b->prio;
+            id = submit_request(b, &rq, t0 + 600);
+        } else {
+            char input[32];
+            snprintf(input, sizeof input, "%llu", (unsigned long long)(b->seed0 + i));
+            snprintf(rec->request_id, sizeof rec->request_id, "%s-%zu", b->run_id, i);
+            id = submit_one(b, input, rec->request_id, b->prio, t0 + 600);
+        }
         Cuzk__V1__AwaitProofResponse *r = id ? await_one(b, id, 0) : NULL;
         rec->rtt_s = cli_now() - t0;
         if (r) {
-            tally(b, r, rec, false);
+            tally(b, r, rec, false, c1);
             protobuf_c_message_free_unpacked(&r->base, NULL);
         } else {
             pthread_mutex_lock(&b->mu);
@@ -295,11 +326,12 @@ static void print_memory(czk_grpc_client *c) {
     json_decref(root);
 }
 
+/* b zeroed but for c1s / n_c1 */
 static int open_bench_steps(const char *cmd, cli_args *a, bench *b, client_vk *vk, int *jobs) {
-    memset(b, 0, sizeof *b);
     memset(vk, 0, sizeof *vk);
     pthread_mutex_init(&b->mu, NULL);
     b->circuit = cli_get(a, "circuit") ? cli_get(a, "circuit") : "demo";
+    if (b->n_c1) b->circuit = b->c1s[0].proof->circuit_id;
     const char *js = cli_get(a, "jobs"), *seed = cli_get(a, "seed"), *prio = cli_get(a, "priority");
     uint64_t v = 2;
     if (js && (!cli_parse_u64(js, &v) || v < 1 || v > 1024)) {
@@ -354,7 +386,9 @@ static int open_bench_steps(const char *cmd, cli_args *a, bench *b, client_vk *v
         protobuf_c_message_free_unpacked(resp, NULL);
     }
     if (!verify || !strcmp(verify, "yes")) {
-        if (client_vk_load(vk, cli_get(a, "vk"), client_param_cache(a), b->circuit, msg, sizeof msg) != CZK_OK) {
+        czk_err e = b->n_c1 ? client_c1_vk_load(vk, cli_get(a, "vk"), client_param_cache(a), &b->c1s[0], msg, sizeof msg)
+                            : client_vk_load(vk, cli_get(a, "vk"), client_param_cache(a), b->circuit, msg, sizeof msg);
+        if (e != CZK_OK) {
             fprintf(stderr, "czk bench %s: %s (give --vk FILE, or --verify no)\n", cmd, msg);
             return CLI_USAGE;
         }
@@ -366,6 +400,11 @@ static int open_bench_steps(const char *cmd, cli_args *a, bench *b, client_vk *v
 
 /* open_bench_steps, and on failure what it made taken apart again */
 static int open_bench(const char *cmd, cli_args *a, bench *b, client_vk *vk, int *jobs) {
+    const client_c1 *c1s = b->c1s;
+    size_t n_c1 = b->n_c1;
+    memset(b, 0, sizeof *b);
+    b->c1s = c1s;
+    b->n_c1 = n_c1;
     int rc = open_bench_steps(cmd, a, b, vk, jobs);
     if (rc != CLI_OK) {
         if (b->c) czk_grpc_client_close(b->c);
@@ -395,9 +434,109 @@ static int run_threads(bench *b, int jobs, void *(*fn)(void *)) {
     return started;
 }
 
+/* Nearest-rank percentiles of the completed jobs' client round trips. */
+static void latency_row(const job_rec *recs, size_t n) {
+    double *v = malloc((n ? n : 1) * sizeof *v);
+    size_t k = 0;
+    for (size_t i = 0; i < n && v; i++)
+        if (recs[i].status == CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__COMPLETED) v[k++] = recs[i].rtt_s;
+    if (k == 0) {
+        printf("  %-22s -\n", "latency (s)");
+        free(v);
+        return;
+    }
+    for (size_t i = 1; i < k; i++) /* insertion sort: n is small */
+        for (size_t j = i; j > 0 && v[j - 1] > v[j]; j--) {
+            double t = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = t;
+        }
+    static const double ps[] = {0.50, 0.90, 0.99};
+    printf("  %-22s", "latency (s)");
+    for (size_t i = 0; i < 3; i++) {
+        size_t r = (size_t)ceil(ps[i] * (double)k);
+        printf(" p%02.0f %.3f", ps[i] * 100, v[(r ? r : 1) - 1]);
+    }
+    printf(" max %.3f  (submit -> await, per proof)\n", v[k - 1]);
+    free(v);
+}
+
+/* One row per proof: index, C1 file, request id, status, verified, round
+ * trip and the daemon's stage times. */
+static bool write_csv(const char *path, const bench *b) {
+    FILE *f = fopen(path, "w");
+    if (!f) return false;
+    fprintf(f, "proof,c1,request_id,status,verified,latency_s,queue_ms,srs_ms,synthesis_ms,gpu_ms,total_ms\n");
+    for (size_t i = 0; i < b->count; i++) {
+        const job_rec *r = &b->recs[i];
+        fprintf(f, "%zu,%s,%s,%s,%s,%.6f,%llu,%llu,%llu,%llu,%llu\n", i,
+                b->n_c1 ? b->c1s[i % b->n_c1].path : "", r->request_id,
+                r->status < 0 ? "RPC_ERROR" : client_await_status_name(r->status), r->verified ? "yes" : "no",
+                r->rtt_s, (unsigned long long)r->queue, (unsigned long long)r->srs, (unsigned long long)r->synth,
+                (unsigned long long)r->gpu, (unsigned long long)r->total);
+    }
+    return fclose(f) == 0;
+}
+
+/* The --c1 options, each a file or a comma-separated list of files, loaded
+ * (client_c1_load); all of one registered proof. */
+static int load_c1s(cli_args *a, client_c1 **out, size_t *n_out) {
+    size_t n = 0, cap = 0;
+    client_c1 *v = NULL;
+    int rc = CLI_OK;
+    for (int i = 0; i < a->n && rc == CLI_OK; i++) {
+        if (strcmp(a->opts[i].name, "c1")) continue;
+        const char *s = a->opts[i].value;
+        while (rc == CLI_OK) {
+            size_t len = strcspn(s, ",");
+            if (len) {
+                if (n == cap) {
+                    client_c1 *nv = realloc(v, (cap = cap ? 2 * cap : 4) * sizeof *v);
+                    if (!nv) {
+                        rc = CLI_FAIL;
+                        break;
+                    }
+                    v = nv;
+                }
+                char *path = strndup(s, len);
+                rc = path ? client_c1_load("bench batch", a, path, &v[n]) : CLI_FAIL;
+                if (rc == CLI_OK) n++;
+                else free(path);
+                if (rc == CLI_OK && v[n - 1].proof != v[0].proof) {
+                    fprintf(stderr, "czk bench batch: %s is %s, %s is %s: give C1 outputs of one registered proof\n",
+                            v[0].path, v[0].proof->name, path, v[n - 1].proof->name);
+                    rc = CLI_USAGE;
+                }
+            }
+            if (!s[len]) break;
+            s += len + 1;
+        }
+    }
+    if (rc != CLI_OK) {
+        for (size_t i = 0; i < n; i++) {
+            free((char *)v[i].path);
+            client_c1_free(&v[i]);
+        }
+        free(v);
+        return rc;
+    }
+    *out = v;
+    *n_out = n;
+    return CLI_OK;
+}
+
+static void free_c1s(client_c1 *v, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        free((char *)v[i].path);
+        client_c1_free(&v[i]);
+    }
+    free(v);
+}
+
 int cmd_client_bench_batch(int argc, char **argv) {
-    static const char *const known[] = {"addr",     "count", "jobs", "circuit", "seed", "priority",
-                                        "vk", "param-cache", "verify", "preload", NULL};
+    static const char *const known[] = {"addr",   "count",       "jobs",   "circuit", "seed",  "priority",
+                                        "vk",     "param-cache", "verify", "preload", "c1",    "registered-proof",
+                                        "sector-number", "miner-id", "csv", NULL};
     char **av = client_argv_dash_j(argc, argv);
     if (!av) return CLI_FAIL;
     cli_args a;
@@ -407,17 +546,34 @@ int cmd_client_bench_batch(int argc, char **argv) {
         return CLI_USAGE;
     }
     uint64_t count = 8;
-    const char *cs = cli_get(&a, "count");
+    const char *cs = cli_get(&a, "count"), *csv = cli_get(&a, "csv");
     if (cs && (!cli_parse_u64(cs, &count) || count < 1 || count > 1000000)) {
         fprintf(stderr, "czk bench batch: --count must be 1 … 10^6, not '%s'\n", cs);
         free(av);
         return CLI_USAGE;
     }
     bench b;
+    memset(&b, 0, sizeof b);
+    client_c1 *c1s = NULL;
+    size_t n_c1 = 0;
+    int rc = CLI_OK;
+    if (cli_get(&a, "c1") && cli_get(&a, "circuit")) {
+        fprintf(stderr, "czk bench batch: --c1 or --circuit, not both\n");
+        rc = CLI_USAGE;
+    } else if (cli_get(&a, "c1")) {
+        rc = load_c1s(&a, &c1s, &n_c1);
+    }
+    if (rc != CLI_OK) {
+        free(av);
+        return rc;
+    }
+    b.c1s = c1s;
+    b.n_c1 = n_c1;
     client_vk vk;
     int jobs;
-    int rc = open_bench("batch", &a, &b, &vk, &jobs);
+    rc = open_bench("batch", &a, &b, &vk, &jobs);
     if (rc != CLI_OK) {
+        free_c1s(c1s, n_c1);
         free(av);
         return rc;
     }
@@ -425,12 +581,18 @@ int cmd_client_bench_batch(int argc, char **argv) {
     b.recs = calloc(b.count, sizeof *b.recs);
     if (!b.recs) {
         close_bench(&b, &vk);
+        free_c1s(c1s, n_c1);
         free(av);
         return CLI_FAIL;
     }
     atomic_init(&b.next, 0);
-    printf("czk bench batch: %zu proofs of %s, %d at a time, via %s%s\n", b.count, b.circuit, jobs,
-           client_addr("bench", &a), b.vk ? ", every proof verified" : ", proofs NOT verified");
+    if (n_c1)
+        printf("czk bench batch: %zu PoRep proofs (%s) cycling through %zu C1 file%s, %d at a time, via %s%s\n",
+               b.count, c1s[0].proof->name, n_c1, n_c1 == 1 ? "" : "s", jobs, client_addr("bench", &a),
+               b.vk ? ", every proof verified" : ", proofs NOT verified");
+    else
+        printf("czk bench batch: %zu proofs of %s, %d at a time, via %s%s\n", b.count, b.circuit, jobs,
+               client_addr("bench", &a), b.vk ? ", every proof verified" : ", proofs NOT verified");
     fflush(stdout);
     double t0 = cli_now();
     run_threads(&b, jobs, batch_worker);
@@ -442,6 +604,8 @@ int cmd_client_bench_batch(int argc, char **argv) {
     printf(", %zu failed, %zu rpc errors, %zu busy retries\n", b.failed, b.errors, b.busy);
     printf("  %-22s %.3f s, %.3f s/proof, %.2f proofs/s\n", "wall", wall, wall / (double)b.count,
            (double)b.count / wall);
+    latency_row(b.recs, b.count);
+    if (csv && !write_csv(csv, &b)) fprintf(stderr, "czk bench batch: cannot write %s\n", csv);
     printf("\n  %-22s %10s %10s %10s\n", "stage (ms)", "median", "mean", "max");
     stage_row("queue wait", b.recs, b.count, offsetof(job_rec, queue));
     stage_row("srs load", b.recs, b.count, offsetof(job_rec, srs));
@@ -456,8 +620,10 @@ int cmd_client_bench_batch(int argc, char **argv) {
     if (b.first_error[0]) fprintf(stderr, "czk bench batch: %s\n", b.first_error);
     rc = (b.completed == b.count && b.invalid == 0 && b.errors == 0 && (!b.vk || b.verified == b.count)) ? CLI_OK
                                                                                                           : CLI_FAIL;
+    if (csv && rc == CLI_OK && access(csv, F_OK) != 0) rc = CLI_FAIL;
     if (rc == CLI_OK && b.vk) printf("all %zu proofs verified\n", b.count);
     close_bench(&b, &vk);
+    free_c1s(c1s, n_c1);
     free(av);
     return rc;
 }
@@ -509,7 +675,7 @@ static void *stress_worker(void *arg) {
             /* a short wait that may time out first */
             Cuzk__V1__AwaitProofResponse *r = await_one(b, id, 1);
             if (r && r->status != CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__TIMEOUT) {
-                tally(b, r, NULL, false);
+                tally(b, r, NULL, false, NULL);
                 protobuf_c_message_free_unpacked(&r->base, NULL);
                 free(id);
                 continue;
@@ -523,7 +689,7 @@ static void *stress_worker(void *arg) {
         }
         Cuzk__V1__AwaitProofResponse *r = await_one(b, id, 0);
         if (r) {
-            tally(b, r, NULL, cancel);
+            tally(b, r, NULL, cancel, NULL);
             protobuf_c_message_free_unpacked(&r->base, NULL);
         }
         free(id);
@@ -566,6 +732,7 @@ int cmd_client_bench_stress(int argc, char **argv) {
         }
     }
     bench b;
+    memset(&b, 0, sizeof b);
     client_vk vk;
     int jobs;
     int rc = open_bench("stress", &a, &b, &vk, &jobs);

@@ -6,18 +6,41 @@
 #include "client.h"
 #include "czk/groth16.h"
 
-/* Fills a SubmitProofRequest from --circuit, --input, --request-id, --priority. */
-static int submit_request(const char *cmd, cli_args *a, Cuzk__V1__SubmitProofRequest *rq) {
+/* Fills a SubmitProofRequest from --c1 (loaded into *c1, which rq then
+ * points into; see client_c1_load) or --circuit and --input; then
+ * --request-id, --priority. */
+static int submit_request(const char *cmd, cli_args *a, Cuzk__V1__SubmitProofRequest *rq, client_c1 *c1) {
     const char *id = cli_get(a, "circuit"), *in = cli_get(a, "input"), *rid = cli_get(a, "request-id"),
-               *prio = cli_get(a, "priority");
-    if (!id) return cli_missing(cmd, "circuit");
-    if (!in) return cli_missing(cmd, "input");
-    rq->circuit_id = (char *)id;
-    rq->circuit_input.data = (uint8_t *)in;
-    rq->circuit_input.len = strlen(in);
+               *prio = cli_get(a, "priority"), *c1p = cli_get(a, "c1");
+    memset(c1, 0, sizeof *c1);
+    if (c1p) {
+        if (id || in) {
+            fprintf(stderr, "czk %s: --c1 sends a PoRep C1 output: no --circuit or --input with it\n", cmd);
+            return CLI_USAGE;
+        }
+        int rc = client_c1_load(cmd, a, c1p, c1);
+        if (rc != CLI_OK) return rc;
+        client_c1_request(c1, NULL, rq);
+        const char *env = cli_get(a, "write-envelope");
+        if (env) {
+            FILE *f = fopen(env, "wb");
+            if (!f || fwrite(c1->envelope, 1, c1->envelope_len, f) != c1->envelope_len || fclose(f) != 0) {
+                fprintf(stderr, "czk %s: cannot write %s\n", cmd, env);
+                client_c1_free(c1);
+                return CLI_FAIL;
+            }
+        }
+    } else {
+        if (!id) return cli_missing(cmd, "circuit");
+        if (!in) return cli_missing(cmd, "input");
+        rq->circuit_id = (char *)id;
+        rq->circuit_input.data = (uint8_t *)in;
+        rq->circuit_input.len = strlen(in);
+    }
     if (rid) rq->request_id = (char *)rid;
     if (prio && !client_parse_priority(prio, &rq->priority)) {
         fprintf(stderr, "czk %s: --priority must be low, normal, high or critical, not '%s'\n", cmd, prio);
+        client_c1_free(c1);
         return CLI_USAGE;
     }
     return CLI_OK;
@@ -34,16 +57,42 @@ static bool parse_timeout(const char *cmd, const char *s, long *out) {
     return true;
 }
 
-/* Writes, verifies and prints a finished job; the exit code. */
-static int finish_result(const char *cmd, cli_args *a, const Cuzk__V1__AwaitProofResponse *r, const char *circuit) {
+/* Verifies a PoRep job's proof against c1 with --vk or the parameter
+ * cache's v28 .vk (when asked: --vk or --param-cache); prints valid or
+ * invalid. */
+static int verify_c1_result(const char *cmd, cli_args *a, const Cuzk__V1__AwaitProofResponse *r, const client_c1 *c1) {
+    char msg[CLIENT_MSG] = "";
+    const char *vkp = cli_get(a, "vk"), *cache = cli_get(a, "param-cache");
+    if (!vkp && !cache) return CLI_OK;
+    client_vk v;
+    if (client_c1_vk_load(&v, vkp, cache, c1, msg, sizeof msg) != CZK_OK) {
+        fprintf(stderr, "czk %s: %s\n", cmd, msg);
+        return CLI_FAIL;
+    }
+    czk_err e = client_c1_verify(c1, &v, r->proof.data, r->proof.len, msg, sizeof msg);
+    client_vk_free(&v);
+    if (e != CZK_OK) {
+        printf("invalid\n");
+        fprintf(stderr, "czk %s: job %s: %s\n", cmd, r->job_id, msg);
+        return CLI_FAIL;
+    }
+    printf("valid\n");
+    return CLI_OK;
+}
+
+/* Writes, verifies and prints a finished job; the exit code. c1: the job's
+ * C1 output (its proof is checked against it), or NULL. */
+static int finish_result(const char *cmd, cli_args *a, const Cuzk__V1__AwaitProofResponse *r, const char *circuit,
+                         const client_c1 *c1) {
     char msg[CLIENT_MSG] = "";
     client_print_result(stdout, r);
     if (r->status != CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__COMPLETED) return CLI_FAIL;
-    const char *proof = cli_get(a, "proof"), *pub = cli_get(a, "public"), *vkp = cli_get(a, "vk");
+    const char *proof = cli_get(a, "proof"), *pub = c1 ? NULL : cli_get(a, "public"), *vkp = cli_get(a, "vk");
     if (client_write_result(r, proof, pub, msg, sizeof msg) != CZK_OK) {
         fprintf(stderr, "czk %s: %s\n", cmd, msg);
         return CLI_FAIL;
     }
+    if (c1) return verify_c1_result(cmd, a, r, c1);
     /* verify here only when asked: --vk, or --param-cache (with the circuit) */
     const char *cache = cli_get(a, "param-cache");
     if (vkp || (cache && circuit)) {
@@ -65,17 +114,22 @@ static int finish_result(const char *cmd, cli_args *a, const Cuzk__V1__AwaitProo
 }
 
 int cmd_client_prove(int argc, char **argv) {
-    static const char *const known[] = {"addr",  "circuit",    "input", "proof", "public", "request-id",
-                                        "priority", "vk", "param-cache", "timeout", NULL};
+    static const char *const known[] = {"addr", "circuit", "input", "proof", "public", "request-id", "priority", "vk",
+                                        "param-cache", "timeout", "c1", "registered-proof", "sector-number",
+                                        "miner-id", "write-envelope", NULL};
     cli_args a;
     if (!cli_parse(&a, argc, argv, 2, known) || a.npos) return CLI_USAGE;
-    Cuzk__V1__SubmitProofRequest sub = CUZK__V1__SUBMIT_PROOF_REQUEST__INIT;
-    int rc = submit_request("prove", &a, &sub);
-    if (rc != CLI_OK) return rc;
     long timeout = -1;
     if (!parse_timeout("prove", cli_get(&a, "timeout"), &timeout)) return CLI_USAGE;
+    Cuzk__V1__SubmitProofRequest sub = CUZK__V1__SUBMIT_PROOF_REQUEST__INIT;
+    client_c1 c1;
+    int rc = submit_request("prove", &a, &sub, &c1);
+    if (rc != CLI_OK) return rc;
     czk_grpc_client *c;
-    if ((rc = client_open("prove", &a, false, &c)) != CLI_OK) return rc;
+    if ((rc = client_open("prove", &a, false, &c)) != CLI_OK) {
+        client_c1_free(&c1);
+        return rc;
+    }
     Cuzk__V1__ProveRequest rq = CUZK__V1__PROVE_REQUEST__INIT;
     rq.submit = &sub;
     ProtobufCMessage *resp = NULL;
@@ -84,6 +138,7 @@ int cmd_client_prove(int argc, char **argv) {
                                    sizeof msg);
     if (st != CZK_GRPC_OK) {
         czk_grpc_client_close(c);
+        client_c1_free(&c1);
         return client_rpc_fail("prove", st, msg);
     }
     const Cuzk__V1__ProveResponse *r = (const Cuzk__V1__ProveResponse *)resp;
@@ -91,27 +146,35 @@ int cmd_client_prove(int argc, char **argv) {
         fprintf(stderr, "czk prove: the response has no result\n");
         rc = CLI_FAIL;
     } else {
-        rc = finish_result("prove", &a, r->result, sub.circuit_id);
+        rc = finish_result("prove", &a, r->result, sub.circuit_id, c1.envelope ? &c1 : NULL);
     }
     protobuf_c_message_free_unpacked(resp, NULL);
     czk_grpc_client_close(c);
+    client_c1_free(&c1);
     return rc;
 }
 
 int cmd_client_submit(int argc, char **argv) {
-    static const char *const known[] = {"addr", "circuit", "input", "request-id", "priority", NULL};
+    static const char *const known[] = {"addr",          "circuit",  "input",         "request-id",
+                                        "priority",      "c1",       "registered-proof", "sector-number",
+                                        "miner-id",      "write-envelope", NULL};
     cli_args a;
     if (!cli_parse(&a, argc, argv, 2, known) || a.npos) return CLI_USAGE;
     Cuzk__V1__SubmitProofRequest rq = CUZK__V1__SUBMIT_PROOF_REQUEST__INIT;
-    int rc = submit_request("submit", &a, &rq);
+    client_c1 c1;
+    int rc = submit_request("submit", &a, &rq, &c1);
     if (rc != CLI_OK) return rc;
     czk_grpc_client *c;
-    if ((rc = client_open("submit", &a, false, &c)) != CLI_OK) return rc;
+    if ((rc = client_open("submit", &a, false, &c)) != CLI_OK) {
+        client_c1_free(&c1);
+        return rc;
+    }
     ProtobufCMessage *resp = NULL;
     char msg[CLIENT_MSG] = "";
     int st = czk_grpc_client_unary(c, "SubmitProof", &rq.base, &cuzk__v1__submit_proof_response__descriptor, 60000,
                                    &resp, msg, sizeof msg);
     czk_grpc_client_close(c);
+    client_c1_free(&c1);
     if (st != CZK_GRPC_OK) return client_rpc_fail("submit", st, msg);
     const Cuzk__V1__SubmitProofResponse *r = (const Cuzk__V1__SubmitProofResponse *)resp;
     printf("job %s queue_position %u\n", r->job_id, r->queue_position);
@@ -131,8 +194,9 @@ static const char *job_arg(const char *cmd, cli_args *a) {
 }
 
 int cmd_client_await(int argc, char **argv) {
-    static const char *const known[] = {"addr", "job", "timeout", "proof", "public", "vk", "param-cache", "circuit",
-                                        NULL};
+    static const char *const known[] = {"addr",     "job",           "timeout",  "proof",
+                                        "public",   "vk",            "param-cache", "circuit",
+                                        "c1",       "registered-proof", "sector-number", "miner-id", NULL};
     cli_args a;
     if (!cli_parse(&a, argc, argv, 2, known)) return CLI_USAGE;
     const char *job = job_arg("await", &a);
@@ -151,8 +215,17 @@ int cmd_client_await(int argc, char **argv) {
                                    msg, sizeof msg);
     czk_grpc_client_close(c);
     if (st != CZK_GRPC_OK) return client_rpc_fail("await", st, msg);
-    rc = finish_result("await", &a, (const Cuzk__V1__AwaitProofResponse *)resp, cli_get(&a, "circuit"));
+    /* --c1: the job's C1 output, to verify its proof against */
+    client_c1 c1;
+    memset(&c1, 0, sizeof c1);
+    if (cli_get(&a, "c1") && (rc = client_c1_load("await", &a, cli_get(&a, "c1"), &c1)) != CLI_OK) {
+        protobuf_c_message_free_unpacked(resp, NULL);
+        return rc;
+    }
+    rc = finish_result("await", &a, (const Cuzk__V1__AwaitProofResponse *)resp, cli_get(&a, "circuit"),
+                       c1.envelope ? &c1 : NULL);
     protobuf_c_message_free_unpacked(resp, NULL);
+    client_c1_free(&c1);
     return rc;
 }
 
