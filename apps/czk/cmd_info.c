@@ -1,12 +1,16 @@
-/* czk — `params info` and `circuit info`: JSON descriptions. */
+/* czk — `params info` and `circuit info`: JSON descriptions; `circuit info
+ * ID --compact` measures the compact R1CS (czk/r1cs_compact.h). */
 #include <jansson.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include "cli.h"
 #include "czk/circuit.h"
 #include "czk/circuit_porep.h"
 #include "czk/groth16_io.h"
+#include "czk/mem.h"
+#include "czk/r1cs_compact.h"
 
 static int print_json(json_t *o) {
     char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
@@ -86,9 +90,80 @@ static czk_err circuit_counts(const czk_circuit *c, czk_r1cs_counts *k, char *ms
     return e;
 }
 
+static json_t *jint(uint64_t v) { return json_integer((json_int_t)v); }
+
+/* The compact R1CS of c, recorded (or loaded from `load`, and saved to
+ * `save` when given): counts, dictionary size, bytes per matrix, the
+ * densities' popcounts, the seconds of each step and the process's peak RSS. */
+static int circuit_info_compact(const czk_circuit *c, const char *save, const char *load) {
+    char msg[1024] = "";
+    czk_r1cs_compact r;
+    json_t *o = json_object();
+    json_object_set_new(o, "circuit", json_string(c->id));
+    double t0 = cli_now();
+    czk_err e = load ? czk_r1cs_compact_load(&r, c->id, load, msg, sizeof msg)
+                     : czk_r1cs_compact_record(&r, count_adapter, (void *)c, msg, sizeof msg);
+    double t1 = cli_now();
+    if (e) {
+        fprintf(stderr, "czk circuit info: %s\n", msg);
+        json_decref(o);
+        return CLI_FAIL;
+    }
+    json_object_set_new(o, load ? "load_seconds" : "record_seconds", json_real(t1 - t0));
+    if (load) json_object_set_new(o, "file", json_string(load));
+    json_object_set_new(o, "constraints", jint(r.n_constraints));
+    json_object_set_new(o, "inputs", jint(r.n_inputs));
+    json_object_set_new(o, "aux", jint(r.n_aux));
+    /* as recorded: without bellperson's input rows (the plain info adds them to A) */
+    json_object_set_new(o, "nnz_a", jint(r.a.nnz));
+    json_object_set_new(o, "nnz_b", jint(r.b.nnz));
+    json_object_set_new(o, "nnz_c", jint(r.c.nnz));
+    json_object_set_new(o, "n_dict", jint(r.n_dict));
+    const czk_csr_compact *m[3] = {&r.a, &r.b, &r.c};
+    const char *names[3] = {"bytes_a", "bytes_b", "bytes_c"};
+    for (int k = 0; k < 3; k++) json_object_set_new(o, names[k], jint(4 * (r.n_constraints + 1) + 6 * m[k]->nnz));
+    json_object_set_new(o, "bytes_dict", jint(32 * r.n_dict));
+    json_object_set_new(o, "bytes", jint(czk_r1cs_compact_bytes(&r)));
+    json_object_set_new(o, "gib", json_real((double)czk_r1cs_compact_bytes(&r) / (double)(1u << 30)));
+    czk_bitmap da, dbi, dba;
+    double t2 = cli_now();
+    if (czk_r1cs_compact_density(&r, &da, &dbi, &dba) == CZK_OK) {
+        json_object_set_new(o, "a_aux_density", jint(czk_bitmap_count(&da)));
+        json_object_set_new(o, "b_input_density", jint(czk_bitmap_count(&dbi)));
+        json_object_set_new(o, "b_aux_density", jint(czk_bitmap_count(&dba)));
+        json_object_set_new(o, "density_seconds", json_real(cli_now() - t2));
+        czk_bitmap_free(&da);
+        czk_bitmap_free(&dbi);
+        czk_bitmap_free(&dba);
+    }
+    if (save) {
+        double t3 = cli_now();
+        e = czk_r1cs_compact_save(&r, c->id, save, msg, sizeof msg);
+        if (e) fprintf(stderr, "czk circuit info: %s\n", msg);
+        json_object_set_new(o, "saved", json_string(save));
+        json_object_set_new(o, "save_seconds", json_real(cli_now() - t3));
+    }
+    czk_r1cs_compact_free(&r);
+    size_t rss = 0, peak = 0;
+    czk_mem_process_rss(&rss, &peak);
+    json_object_set_new(o, "peak_rss_bytes", jint(peak));
+    json_object_set_new(o, "threads", json_integer(czk_pool_slots(czk_pool_default())));
+    int rc = print_json(o);
+    return e ? CLI_FAIL : rc;
+}
+
 int cmd_circuit_info(int argc, char **argv) {
-    if (argc != 4) {
-        fprintf(stderr, "usage: czk circuit info ID\n");
+    bool compact = false;
+    const char *save = NULL, *load = NULL;
+    int bad = argc < 4;
+    for (int i = 4; i < argc && !bad; i++) {
+        if (!strcmp(argv[i], "--compact")) compact = true;
+        else if (!strcmp(argv[i], "--save") && i + 1 < argc) save = argv[++i];
+        else if (!strcmp(argv[i], "--load") && i + 1 < argc) load = argv[++i];
+        else bad = 1;
+    }
+    if (bad || ((save || load) && !compact)) {
+        fprintf(stderr, "usage: czk circuit info ID [--compact [--save FILE | --load FILE]]\n");
         return CLI_USAGE;
     }
     char msg[1024] = "";
@@ -97,6 +172,7 @@ int cmd_circuit_info(int argc, char **argv) {
         fprintf(stderr, "czk circuit info: %s\n", msg);
         return CLI_USAGE;
     }
+    if (compact) return circuit_info_compact(&c, save, load);
     czk_r1cs_counts k;
     if (circuit_counts(&c, &k, msg, sizeof msg) != CZK_OK) {
         fprintf(stderr, "czk circuit info: %s\n", msg);

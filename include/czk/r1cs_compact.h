@@ -79,11 +79,14 @@ czk_err czk_r1cs_compact_eval_abc(const czk_r1cs_compact *r, const czk_witness *
 czk_err czk_r1cs_compact_eval_abc_packed(const czk_r1cs_compact *r, const czk_witness *w, czk_fr_packed **a,
                                          czk_fr_packed **b, czk_fr_packed **c, czk_pool *pool);
 
-/* Cache files, our own format, little-endian: a header (magic
+/* Cache files, our own format, little-endian: a 136-byte header (magic
  * "CZKR1CC\0", version, SHA-256 of the circuit id, the counts and a SHA-256
- * over the header and the body), then the dictionary, then row_ptr, col
- * and coeff of A, B and C in turn. save writes a temporary file beside path
- * and renames it into place. load reads straight into the arrays, checks
+ * over the header and the SHA-256s of the body's 64 MiB chunks, so that
+ * both ends hash on all the pool's threads; src/r1cs/compact_file.c has the
+ * byte layout), then the dictionary (32-byte canonical values), then
+ * row_ptr, col and coeff of A, B and C in turn, as they are in memory. save
+ * writes a temporary file beside path, fsyncs and renames it into place.
+ * load reads straight into the arrays (czk_pool_default's threads), checks
  * magic, version, circuit id, sizes, checksum and structure (row offsets
  * non-decreasing and ending at nnz, columns in range, dictionary indices in
  * range, dict[0] = 1 and dict[1] = -1): CZK_ERR_FORMAT, or CZK_ERR_MISMATCH

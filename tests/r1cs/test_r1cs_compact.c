@@ -466,7 +466,8 @@ int main(void) {
                                 "gadget-poseidon-4", "gadget-poseidon-8", "gadget-poseidon-11", "gadget-insert-2",
                                 "gadget-insert-4", "gadget-insert-8"};
     for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) builtin(ids[i], seed + i);
-    porep_2k(&rng);
+    /* CZK_TEST_SCALE < 1 (the sanitizer passes): porep-2k's 2.7M rows are left out */
+    if (test_cases(10) >= 10) porep_2k(&rng);
 
     CHECK_MSG(czk_mem_in_use(CZK_MEM_R1CS) == 0, "%zu R1CS bytes left", czk_mem_in_use(CZK_MEM_R1CS));
     CHECK(czk_mem_in_use(CZK_MEM_ABC) == 0);
