@@ -8,7 +8,8 @@
 # computes them). Then the refusals: a flipped label, a wrong Merkle path, a
 # wrong comm_r, a C1 for another sector size, truncated JSON, a missing
 # parameter file — each refused with its own message while czkd stays up;
-# and a job submitted, czkd restarted while it runs, the job proved after.
+# and a job submitted, czkd restarted while it runs, the job proved after;
+# then czk's own client: prove / submit / await / bench batch --c1.
 #   porep_check.sh BUILD_DIR [SECTOR_SIZE]     (2KiB by default; 8MiB in make bench)
 # CZK_POREP_PARAMS=DIR: copy DIR's parameters (czk setup's) instead of setting up.
 # Exit 0 pass, 1 fail, 77 SKIP (no czkd, no python3-grpcio / protoc).
@@ -138,11 +139,35 @@ grep -q "job=porep-$MINER-6 re-queued: $CIRCUIT, sector 6 of miner $MINER" "$T/c
 expect 0 "COMPLETED" -- submit6 --mode await --proof "$T/proof6.bin"
 expect 0 "^valid" -- "$CZK" verify --vk "$VK" --proof "$T/proof6.bin" --c1 "$T/seal6/c1.json"
 
+# czk's own client sends the same request (--c1): the envelope as it is, the
+# bare JSON wrapped byte for byte as Curio's wrapC1Output wraps it (so czkd
+# answers both from the job Curio's Prove made); a flag that disagrees with
+# the C1 is refused naming the field; a proof checked against another C1 is
+# invalid; bench batch proves 3 more (unique request ids) and verifies each
+ADDR="unix://$T/czkd.sock"
+expect 0 "^valid" -- "$CZK" prove --addr "$ADDR" --c1 "$T/seal/envelope.json" --miner-id "$MINER" \
+    --proof "$T/proof_c1.bin" --vk "$VK"
+cmp -s "$T/proof_c1.bin" "$T/proof.bin" || fail "czk prove --c1 returned another proof than Curio's Prove"
+expect 0 "^valid" -- "$CZK" prove --addr "$ADDR" --c1 "$T/seal/c1.json" --miner-id "$MINER" --sector-number "$SECTOR" \
+    --registered-proof "$RP" --proof "$T/proof_bare.bin" --param-cache "$T/params" --write-envelope "$T/sent.json"
+cmp -s "$T/sent.json" "$T/seal/envelope.json" || fail "the bare C1 was not wrapped as Curio wraps it"
+expect 2 "registered_proof" -- "$CZK" prove --addr "$ADDR" --c1 "$T/seal/envelope.json" --miner-id "$MINER" \
+    --registered-proof "$OTHER_RP"
+expect 2 "SectorNum is $SECTOR" -- "$CZK" prove --addr "$ADDR" --c1 "$T/seal/envelope.json" --miner-id "$MINER" \
+    --sector-number 9
+expect 2 "replica_id" -- "$CZK" prove --addr "$ADDR" --c1 "$T/seal/c1.json" --miner-id 1001 --sector-number "$SECTOR"
+expect 2 "give --sector-number" -- "$CZK" submit --addr "$ADDR" --c1 "$T/seal/c1.json" --miner-id "$MINER"
+expect 1 "^invalid" -- "$CZK" await --addr "$ADDR" "porep-$MINER-$SECTOR" --c1 "$T/seal6/envelope.json" \
+    --miner-id "$MINER" --vk "$VK"
+expect 0 "all 3 proofs verified" -- "$CZK" bench batch --addr "$ADDR" --c1 "$T/seal/envelope.json,$T/seal6/envelope.json" \
+    --miner-id "$MINER" --count 3 -j 2 --param-cache "$T/params" --csv "$T/bench.csv"
+[ "$(grep -c ",COMPLETED,yes," "$T/bench.csv")" -eq 3 ] || fail "bench.csv: $(cat "$T/bench.csv")"
+
 kill -TERM "$PID"
 wait "$PID"
 rc=$?
 PID=
 [ $rc -eq 0 ] || fail "czkd exited $rc after SIGTERM"
 [ "$FAILS" -eq 0 ] || fail "$FAILS check(s) failed"
-echo "porep_check: ok ($SIZE: Curio's Prove proved, verified with the C1's public inputs; 6 tampered requests refused; a job across a restart proved)"
+echo "porep_check: ok ($SIZE: Curio's Prove proved, verified with the C1's public inputs; 6 tampered requests refused; a job across a restart proved; czk prove/bench batch --c1 verified)"
 exit 0
