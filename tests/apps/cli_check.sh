@@ -14,6 +14,12 @@ cd "$DIR"
 expect 2 "usage" -- "$CZK"
 expect 0 "setup   --circuit ID" -- "$CZK" help
 expect 2 "unknown command" -- "$CZK" frobnicate
+if "$CZK" help | grep -q "client commands"; then # built with the service
+    expect 0 "prove   --addr A --c1 C1.json" -- "$CZK" help
+    expect 2 "miner-id is required" -- "$CZK" prove --addr unix:///nonexistent --c1 c1.json
+    expect 2 "cannot open c1.json" -- "$CZK" prove --addr unix:///nonexistent --c1 c1.json --miner-id 1
+    expect 2 "no --circuit or --input" -- "$CZK" submit --addr unix:///nonexistent --c1 c1.json --circuit demo
+fi
 expect 2 "unknown circuit 'nope'" -- "$CZK" setup --circuit nope --out keys
 expect 2 "--out is required" -- "$CZK" setup --circuit demo
 expect 2 "unknown option '--bogus'" -- "$CZK" setup --circuit demo --out keys --bogus 1
