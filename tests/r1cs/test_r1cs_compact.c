@@ -319,7 +319,8 @@ static void porep_2k(czk_rng *rng) {
     czk_fr_to_bytes_le(rid, &v);
     sealer_sector x;
     CHECK(sealer_seal(&x, &s, porep_id, proof->api, rid, rng));
-    uint64_t nodes[2] = {czk_rng_next(rng) % 64, czk_rng_next(rng) % 64};
+    /* challenges lie in [1, nodes), as the verifier draws them: node 0 fails the circuit */
+    uint64_t nodes[2] = {1 + czk_rng_next(rng) % 63, 1 + czk_rng_next(rng) % 63};
     czk_fil_porep_partition p;
     CHECK(sealer_partition(&x, nodes, &p));
     czk_witness w;
