@@ -80,6 +80,65 @@ czk_err czk_params_write(const czk_params *p, const char *path, char *msg, size_
 czk_err czk_params_read(czk_params *out, const char *path, czk_decode_mode mode, czk_pool *pool, char *msg,
                         size_t msglen);
 
+/* ---- parameters, streamed (params_stream_read.c) ------------------------------ */
+
+/* The five query sections of a params file, in file order. */
+typedef enum {
+    CZK_PARAMS_H = 0,
+    CZK_PARAMS_L,
+    CZK_PARAMS_A,
+    CZK_PARAMS_B_G1,
+    CZK_PARAMS_B_G2,
+    CZK_PARAMS_N_SECTIONS
+} czk_params_section;
+
+/* "h", "l", "a", "b_g1", "b_g2" ("?" out of range). */
+const char *czk_params_section_name(czk_params_section s);
+/* Bytes of one uncompressed point of section s: 96 (G1) or 192 (b_g2). */
+size_t czk_params_section_point_bytes(czk_params_section s);
+
+/* A params file's structure, from its counts alone. */
+typedef struct {
+    uint64_t file_bytes;
+    uint64_t vk_bytes;                         /* the vk at offset 0 */
+    uint64_t offset[CZK_PARAMS_N_SECTIONS];    /* of each section's first point */
+    size_t n[CZK_PARAMS_N_SECTIONS];           /* points of each section */
+} czk_params_layout;
+
+/* Where the query bytes of a streamed file go. Every callback returns
+ * CZK_OK or an error (with a message), which ends the read with that
+ * error. Calls come from the reading thread, in this order: begin once;
+ * then for each chunk, buffer, then chunk. */
+typedef struct {
+    void *ctx;
+    /* The layout, validated, before any point is read. */
+    czk_err (*begin)(void *ctx, const czk_params_layout *layout, char *msg, size_t msglen);
+    /* A buffer of *cap >= 192 bytes to read the next chunk into; it may
+     * wait until the buffer's previous chunk is consumed. */
+    czk_err (*buffer)(void *ctx, uint8_t **buf, size_t *cap, char *msg, size_t msglen);
+    /* Points [first, first + count) of section s, their raw file bytes
+     * (count · czk_params_section_point_bytes(s)) at the start of the buffer
+     * last given. count >= 1; the chunks of a section come in order and
+     * cover it exactly; a chunk holds as many points as fit the buffer (and
+     * remain in the section). */
+    czk_err (*chunk)(void *ctx, czk_params_section s, size_t first, size_t count, uint8_t *buf, char *msg,
+                     size_t msglen);
+} czk_params_sink;
+
+/* Reads the params file at path without holding it: the vk into *vk (its
+ * IC a czk_mem buffer, CZK_MEM_SRS; release with czk_vk_free), the layout
+ * into *layout (may be NULL), and every query point's raw bytes through
+ * the sink's buffers, read with `readers` parallel preads per chunk (0: 4;
+ * at most 64). Host memory: the vk and the sink's buffers. The structure
+ * (every count against the file's size, no trailing bytes) is validated
+ * from the counts before begin; the points themselves are not decoded here
+ * (the sink does: the vk's points are checked as czk_vk_decode checks).
+ * Errors as czk_params_read's for the structure (CZK_ERR_FORMAT, naming
+ * the section), CZK_ERR_IO when the file cannot be read or shrinks while
+ * it is read, or the sink's error; on error *vk is empty. */
+czk_err czk_params_stream_read(const char *path, czk_vk *vk, czk_params_layout *layout, const czk_params_sink *sink,
+                               unsigned readers, char *msg, size_t msglen);
+
 /* ---- proofs ---------------------------------------------------------------------- */
 
 /* bellperson's Proof::write. The points must not be at infinity (not checked
