@@ -131,4 +131,45 @@ static inline void czk_backend_close(czk_backend *be) {
     if (be) be->ops->close(be);
 }
 
+/* ---- params loaded straight to the device (src/gpu/params_load.c) ------------ */
+
+typedef struct {
+    bool check_curve;   /* every query point checked on the device to be on its curve (cheap: a few
+                           multiplications a point) */
+    size_t chunk_bytes; /* each of the two pinned read buffers (0: 256 MiB; at least 1 MiB, at most the
+                           largest query's bytes) */
+    unsigned readers;   /* parallel reads per chunk (0: 4) */
+} czk_params_load_options;
+
+typedef struct {
+    unsigned long long file_bytes;
+    double seconds;  /* the whole load: open to the last point decoded */
+    double read_s;   /* in read (the file to the pinned buffers) */
+    double wait_s;   /* waiting for a pinned buffer's DMA to finish */
+    double gb_per_s; /* file_bytes / seconds / 1e9 */
+} czk_params_load_stats;
+
+/* Loads the params file at path straight to the CUDA backend's device,
+ * never holding a whole query on the host: out gets the vk (host, as
+ * czk_params_read gives it) and the counts, and out->device the queries
+ * (h … b_g2 stay NULL), which become be's resident bases: a start of be
+ * with out (or a copy of it, e.g. the engine's) uses them and uploads
+ * nothing; czk_backend_forget (or close) frees them. Host memory: the vk,
+ * the inputs' few A and B points, and two pinned buffers while it runs.
+ * The points are read as bellperson reads a trusted file (its digest is
+ * checked elsewhere: `czk params check`): flags, coordinates < p, no point
+ * at infinity, and no subgroup check; with opts->check_curve also on the
+ * curve (czk_backend_cuda_params_load checks it). The first refused point
+ * fails the load with CZK_ERR_FORMAT naming its section, index and offset.
+ * Errors: CZK_ERR_UNSUPPORTED for a backend that is not CUDA (or a build
+ * without it) and for B in G2 on the CPU (CZK_G2_CPU needs b_g2 on the
+ * host); CZK_ERR_FORMAT for a truncated file or bad counts (before
+ * anything is allocated on the device); CZK_ERR_IO when it cannot be
+ * read; CZK_ERR_NO_MEMORY when the queries do not fit the device (the
+ * message gives the sizes) or the pinned buffers cannot be had. On error
+ * nothing is left allocated and *out is zeroed. stats may be NULL. */
+czk_err czk_backend_cuda_params_load_opts(czk_backend *be, const char *path, const czk_params_load_options *opts,
+                                          czk_params *out, czk_params_load_stats *stats, char *msg, size_t msglen);
+czk_err czk_backend_cuda_params_load(czk_backend *be, const char *path, czk_params *out, char *msg, size_t msglen);
+
 #endif

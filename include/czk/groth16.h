@@ -44,6 +44,12 @@ typedef struct {
     size_t n_b_g1;
     czk_g2_affine *b_g2;
     size_t n_b_g2;
+    /* NULL, or the five queries are on a GPU instead (loaded there by
+     * czk_backend_cuda_params_load): h … b_g2 are then NULL with their
+     * counts set, and only that backend can prove with these params. Owned
+     * by that backend (freed by its forget or close, after which the params
+     * are only fit for czk_params_free); czk_params_free leaves it alone. */
+    struct czk_params_device *device;
 } czk_params;
 
 typedef struct {

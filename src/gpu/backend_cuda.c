@@ -31,6 +31,7 @@
 #include "gpu_err.h"
 #include "gpu_internal.h"
 #include "gpu_stage.h"
+#include "params_load.h"
 
 #define MAX_DEVICES 64
 /* One lock per device ordinal for the whole process (GNU range initializer). */
@@ -41,6 +42,8 @@ typedef struct resident {
     const czk_params *params;
     czk_gpu_g1_bases *h, *l, *a, *b_g1;
     czk_gpu_g2_bases *b_g2;
+    struct czk_params_device *dev; /* params loaded to the device: their host part (owned), matched by
+                                      pointer as params are (params is NULL until a start binds it) */
     struct resident *next;
 } resident;
 
@@ -83,13 +86,36 @@ static void resident_free(resident *r) {
     czk_gpu_g1_bases_free(r->a);
     czk_gpu_g1_bases_free(r->b_g1);
     czk_gpu_g2_bases_free(r->b_g2);
+    czk_params_device_free(r->dev);
     free(r);
+}
+
+/* Params loaded to the device (czk_backend_cuda_params_load): their entry,
+ * which the load made, taken out of the list and bound to p (the czk_params
+ * may have moved since: the engine keeps its own copy); the caller links
+ * it again. Under the device lock. */
+static czk_err resident_adopt(cuda_backend *cb, const czk_params *p, resident **out, char *msg, size_t msglen) {
+    pthread_mutex_lock(&cb->mu);
+    resident **pr = &cb->res;
+    while (*pr && (*pr)->dev != p->device) pr = &(*pr)->next;
+    resident *r = *pr;
+    if (r) *pr = r->next;
+    pthread_mutex_unlock(&cb->mu);
+    if (!r)
+        return czk_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT,
+                        "these parameters' queries were loaded to a GPU by another backend, or forgotten since: "
+                        "load them again (czk_backend_cuda_params_load)");
+    r->params = p;
+    r->next = NULL;
+    *out = r;
+    return CZK_OK;
 }
 
 /* Uploads the queries of params (b_g2 only when B in G2 runs on the GPU).
  * Empty queries stay NULL. */
 static czk_err resident_make(cuda_backend *cb, const czk_params *p, resident **out, char *msg, size_t msglen) {
     *out = NULL;
+    if (p->device) return resident_adopt(cb, p, out, msg, msglen);
     resident *r = calloc(1, sizeof *r);
     if (!r) {
         return czk_fail(msg, msglen, CZK_ERR_NO_MEMORY, "out of host memory");
@@ -357,7 +383,7 @@ static czk_err witness_msms(cuda_backend *cb, cuda_pending *p, const czk_params 
     const double t0 = now_s();
     const bool gpu_g2 = cb->cfg.g2 == CZK_G2_GPU;
     /* the inputs on the host, where there are few of them */
-    input_msms in = {.params = params, .asg = asg, .pool = cb->cfg.pool, .g2 = gpu_g2};
+    input_msms in = {.params = res && res->dev ? &res->dev->inputs : params, .asg = asg, .pool = cb->cfg.pool, .g2 = gpu_g2};
     pthread_t th;
     const bool host_inputs = ni <= HOST_INPUT_MAX;
     const bool threaded = host_inputs && pthread_create(&th, NULL, input_msms_run, &in) == 0;
@@ -454,7 +480,7 @@ static czk_err device_work(cuda_backend *cb, cuda_pending *p, const czk_params *
     size_t work = 5 * dom->n * sizeof(czk_fr) + ((size_t)256 << 20);
     size_t cap = czk_gpu_mem_cap(cb->gpu), used = czk_gpu_mem_used(cb->gpu);
     bool fits = used <= cap && cap - used >= work && cap - used - work >= bases;
-    if (!res && fits) {
+    if (!res && (fits || params->device)) { /* device-loaded params: only resident */
         e = resident_make(cb, params, &res, msg, msglen);
         if (e == CZK_ERR_NO_MEMORY) {
             res = NULL; /* the device is too small to keep them after all */
@@ -692,7 +718,7 @@ static void cuda_forget(czk_backend *be, const czk_params *params) {
     resident *gone = NULL;
     pthread_mutex_lock(&cb->mu);
     for (resident **pr = &cb->res; *pr; pr = &(*pr)->next) {
-        if ((*pr)->params == params) {
+        if ((*pr)->params == params || (params->device && (*pr)->dev == params->device)) {
             gone = *pr;
             *pr = gone->next;
             break;
@@ -791,4 +817,43 @@ size_t czk_backend_cuda_mem_used(czk_backend *be) {
     /* the device's accounting has a mutex of its own: no waiting for the
      * device lock (a status request would wait out a partition's kernels) */
     return czk_gpu_mem_used(((cuda_backend *)be->impl)->gpu);
+}
+
+/* ---- params loaded straight to the device (src/gpu/params_load.c) ---------- */
+
+czk_err czk_backend_cuda_params_load_opts(czk_backend *be, const char *path, const czk_params_load_options *opts,
+                                          czk_params *out, czk_params_load_stats *stats, char *msg, size_t msglen) {
+    if (!out) return czk_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "no output given");
+    memset(out, 0, sizeof *out);
+    if (stats) memset(stats, 0, sizeof *stats);
+    if (!be || be->ops != &CUDA_OPS) return czk_fail(msg, msglen, CZK_ERR_UNSUPPORTED, "not a CUDA backend");
+    cuda_backend *cb = be->impl;
+    if (cb->cfg.g2 == CZK_G2_CPU)
+        return czk_fail(msg, msglen, CZK_ERR_UNSUPPORTED,
+                        "B in G2 on the CPU (CZK_G2_CPU) reads b_g2 on the host, which parameters loaded to the "
+                        "device do not have: prove B in G2 on the GPU, or read the parameters with czk_params_read");
+    resident *r = calloc(1, sizeof *r);
+    if (!r) return czk_fail(msg, msglen, CZK_ERR_NO_MEMORY, "out of host memory");
+    czk_gpu_params_bases b;
+    /* no device lock: the load has streams of its own, and only the memory
+     * accounting of the device is shared (thread-safe) */
+    czk_err e = czk_gpu_params_load(cb->gpu, path, opts, out, &b, stats, msg, msglen);
+    if (e != CZK_OK) {
+        free(r);
+        return e;
+    }
+    *r = (resident){NULL, b.h, b.l, b.a, b.b_g1, b.b_g2, out->device, NULL};
+    pthread_mutex_t *lock = &device_locks[cb->cfg.ordinal];
+    pthread_mutex_lock(lock);
+    pthread_mutex_lock(&cb->mu);
+    r->next = cb->res;
+    cb->res = r;
+    pthread_mutex_unlock(&cb->mu);
+    pthread_mutex_unlock(lock);
+    return CZK_OK;
+}
+
+czk_err czk_backend_cuda_params_load(czk_backend *be, const char *path, czk_params *out, char *msg, size_t msglen) {
+    const czk_params_load_options o = {.check_curve = true};
+    return czk_backend_cuda_params_load_opts(be, path, &o, out, NULL, msg, msglen);
 }

@@ -211,6 +211,12 @@ void czk_gpu_msm_scalars_free(czk_gpu_msm_scalars *sc);
 /* The device pointer of resident bases (count of them: the upload's count). */
 const void *czk_gpu_g1_bases_ptr(const czk_gpu_g1_bases *b);
 const void *czk_gpu_g2_bases_ptr(const czk_gpu_g2_bases *b);
+/* Handles over count points already on g's device at p (czk_gpu_dev_alloc'd,
+ * count · 96 or 192 bytes, in the resident layout): the handle owns p from
+ * then on (freed by czk_gpu_g1/g2_bases_free); on error p is still the
+ * caller's and *out NULL. */
+czk_err czk_gpu_g1_bases_adopt(czk_gpu *g, void *p, size_t count, czk_gpu_g1_bases **out, char *msg, size_t msglen);
+czk_err czk_gpu_g2_bases_adopt(czk_gpu *g, void *p, size_t count, czk_gpu_g2_bases **out, char *msg, size_t msglen);
 #endif
 
 #ifdef __cplusplus

@@ -650,6 +650,30 @@ czk_err czk_gpu_g2_bases_upload(czk_gpu *g, const czk_g2_affine *bases, size_t c
     return e;
 }
 
+/* A handle over bases already on g's device (params_load.c): p holds
+ * count points, allocated with czk_gpu_dev_alloc; the handle takes it over. */
+static czk_err msm_bases_adopt(czk_gpu *g, void *p, size_t count, msm_bases **out, char *msg, size_t msglen) {
+    *out = NULL;
+    if (!g || !p || count == 0) return czk_fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "invalid argument");
+    msm_bases *b = calloc(1, sizeof *b);
+    if (!b) return czk_fail(msg, msglen, CZK_ERR_NO_MEMORY, "out of host memory");
+    *b = (msm_bases){g, p, count};
+    *out = b;
+    return CZK_OK;
+}
+czk_err czk_gpu_g1_bases_adopt(czk_gpu *g, void *p, size_t count, czk_gpu_g1_bases **out, char *msg, size_t msglen) {
+    msm_bases *b = NULL;
+    const czk_err e = msm_bases_adopt(g, p, count, &b, msg, msglen);
+    *out = (czk_gpu_g1_bases *)b;
+    return e;
+}
+czk_err czk_gpu_g2_bases_adopt(czk_gpu *g, void *p, size_t count, czk_gpu_g2_bases **out, char *msg, size_t msglen) {
+    msm_bases *b = NULL;
+    const czk_err e = msm_bases_adopt(g, p, count, &b, msg, msglen);
+    *out = (czk_gpu_g2_bases *)b;
+    return e;
+}
+
 void czk_gpu_g1_bases_free(czk_gpu_g1_bases *b) { msm_bases_free(&GROUP_G1, HANDLE_BASES(b)); }
 void czk_gpu_g2_bases_free(czk_gpu_g2_bases *b) { msm_bases_free(&GROUP_G2, HANDLE_BASES(b)); }
 

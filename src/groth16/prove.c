@@ -199,6 +199,11 @@ czk_err czk_prove_start(czk_pending **out, const czk_params *params, czk_assignm
         return e;
     }
     size_t domain_n;
+    if (params->device) { /* h … b_g2 are on a GPU (czk_backend_cuda_params_load) */
+        SET_MSG("these parameters' queries are on a GPU: prove with the CUDA backend that loaded them");
+        e = CZK_ERR_UNSUPPORTED;
+        goto fail_early;
+    }
     if ((e = czk_prove_check(params, asg, &domain_n, msg, msglen)) != CZK_OK) goto fail_early;
     czk_pending *p = czk_mem_alloc(sizeof *p, CZK_MEM_PENDING);
     if (!p) {

@@ -31,3 +31,16 @@ size_t czk_backend_cuda_mem_used(czk_backend *be) {
     (void)be;
     return 0;
 }
+
+czk_err czk_backend_cuda_params_load_opts(czk_backend *be, const char *path, const czk_params_load_options *opts,
+                                          czk_params *out, czk_params_load_stats *stats, char *msg, size_t msglen) {
+    (void)be, (void)path, (void)opts;
+    if (out) memset(out, 0, sizeof *out);
+    if (stats) memset(stats, 0, sizeof *stats);
+    if (msg && msglen) snprintf(msg, msglen, "this build of czk has no CUDA backend (nvcc was not found)");
+    return CZK_ERR_UNSUPPORTED;
+}
+
+czk_err czk_backend_cuda_params_load(czk_backend *be, const char *path, czk_params *out, char *msg, size_t msglen) {
+    return czk_backend_cuda_params_load_opts(be, path, NULL, out, NULL, msg, msglen);
+}
