@@ -30,6 +30,12 @@ typedef struct {
      * making them plain on the host (the CUDA backend uploads them packed),
      * so a partition that keeps them packed needs only their packed bytes */
     bool packed_abc;
+    /* start evaluates a, b, c on its device from asg->r1cs (czk_assignment:
+     * a, b, c absent, r1cs set), keeping the compact R1CS resident there */
+    bool device_abc;
+    /* start takes aux_packed without making it plain on the host (the CUDA
+     * backend uploads it packed, when B in G2 runs on the GPU) */
+    bool packed_witness;
 } czk_backend_ops;
 
 struct czk_backend {
@@ -60,6 +66,15 @@ czk_err czk_backend_cpu_open(czk_backend **out, czk_pool *pool);
  * bases do not fit next to a partition's working set (a, b, c, the witness
  * and MSM scratch) they are not kept: each MSM streams its bases in chunks
  * of scalars, the whole range first, halved until a chunk fits.
+ * An assignment that gives a, b, c as a compact R1CS (asg->r1cs): the
+ * R1CS goes to the device at the first start that gives it (keyed by its
+ * pointer, kept until forget of those params or close, counted in
+ * czk_backend_cuda_mem_used), the witness (plain, or aux_packed through the
+ * device's unpacking) is uploaded first and a kernel computes a, b, c
+ * there; where the R1CS does not fit beside the bases and a partition's
+ * working set (or CZK_GPU_ABC=host at open), a, b, c are evaluated on the
+ * host (czk_r1cs_compact_eval_abc_packed) and uploaded as given ones are,
+ * logged once and counted (host_abc_starts).
  * Without CUDA or a device: CZK_ERR_UNSUPPORTED. */
 typedef enum { CZK_G2_GPU = 0, CZK_G2_CPU } czk_g2_where;
 typedef struct {
@@ -91,6 +106,12 @@ typedef struct {
     double msm_g1_s;    /* L, A and B in G1 */
     double msm_g2_s;    /* B in G2 (0 when it runs on the CPU) */
     double start_s;     /* the whole of start */
+    /* a, b, c from the compact R1CS (asg->r1cs) */
+    double r1cs_up_s;    /* uploading compact R1CSs to the device (once per R1CS) */
+    double witness_up_s; /* the witness's upload before a, b, c on the device */
+    double abc_device_s; /* a, b, c = A·w, B·w, C·w on the device (the kernels) */
+    unsigned long host_abc_starts; /* starts that evaluated a, b, c from the R1CS on the host instead */
+    double host_abc_s;   /* the time those evaluations took */
 } czk_backend_cuda_timings;
 
 /* Zeroes for a backend that is not the CUDA one. */
@@ -159,8 +180,10 @@ typedef struct {
  * The points are read as bellperson reads a trusted file (its digest is
  * checked elsewhere: `czk params check`): flags, coordinates < p, no point
  * at infinity, and no subgroup check; with opts->check_curve also on the
- * curve (czk_backend_cuda_params_load checks it). The first refused point
- * fails the load with CZK_ERR_FORMAT naming its section, index and offset.
+ * curve (czk_backend_cuda_params_load checks it). A refused point fails
+ * the load with CZK_ERR_FORMAT naming its section, index and offset (the
+ * first in file order, but that the inputs' A and B points, decoded on the
+ * host as they are read, are named as soon as they are met).
  * Errors: CZK_ERR_UNSUPPORTED for a backend that is not CUDA (or a build
  * without it) and for B in G2 on the CPU (CZK_G2_CPU needs b_g2 on the
  * host); CZK_ERR_FORMAT for a truncated file or bad counts (before
