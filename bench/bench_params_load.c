@@ -6,7 +6,12 @@
  * peak RSS. Needs a CUDA device (exit 77 without one); the file is whatever
  * `czk setup` or the trusted setup wrote (for porep-32g, 47 GB). Whether the
  * file is in the page cache decides what the first load measures: run with
- * K >= 2 to see both (or drop the cache between runs as root). */
+ * K >= 2 to see both (or drop the cache between runs as root).
+ *   bench_params_load --make FILE [--scale S]
+ * writes a file of porep-32g's shape (47.4 GB at S = 1: h 2^27 - 1, l
+ * 130,169,893, a 130,170,221, b_g1 and b_g2 33,000,000 points, 328 inputs;
+ * every count times S) from a pool of 4096 valid points, repeated: what the
+ * load does does not depend on the values. Needs no device. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +21,79 @@
 #include "czk/backend.h"
 #include "czk/gpu.h"
 #include "czk/groth16.h"
+#include "czk/groth16_io.h"
+
+#define POOL 4096
+#define BUF_POINTS ((size_t)1 << 18)
+
+static void put_u32(FILE *f, uint32_t v) {
+    const uint8_t b[4] = {(uint8_t)(v >> 24), (uint8_t)(v >> 16), (uint8_t)(v >> 8), (uint8_t)v};
+    fwrite(b, 1, 4, f);
+}
+
+/* n points of psize bytes from pool (POOL encodings), cycled. */
+static void put_points(FILE *f, const uint8_t *pool, size_t psize, size_t n, uint8_t *buf) {
+    for (size_t i = 0; i < BUF_POINTS; i++) memcpy(buf + i * psize, pool + (i % POOL) * psize, psize);
+    for (size_t done = 0; done < n;) {
+        const size_t k = n - done < BUF_POINTS ? n - done : BUF_POINTS;
+        fwrite(buf, psize, k, f);
+        done += k;
+    }
+}
+
+static int make_file(const char *path, double scale) {
+    const size_t n_ic = 328;
+    const size_t n[5] = {(size_t)(134217727 * scale), (size_t)(130169893 * scale), (size_t)(130170221 * scale),
+                         (size_t)(33000000 * scale), (size_t)(33000000 * scale)};
+    uint8_t *g1 = malloc(POOL * 96), *g2 = malloc(POOL * 192), *buf = malloc(BUF_POINTS * 192);
+    czk_vk vk = {0};
+    vk.ic = malloc(n_ic * sizeof *vk.ic);
+    if (!g1 || !g2 || !buf || !vk.ic) return 1;
+    czk_g1 a, g;
+    czk_g2 b, h;
+    czk_g1_from_affine(&g, &CZK_G1_GENERATOR);
+    czk_g2_from_affine(&h, &CZK_G2_GENERATOR);
+    a = g;
+    b = h;
+    for (size_t i = 0; i < POOL; i++) { /* i+1 times the generators */
+        czk_g1_affine x;
+        czk_g2_affine y;
+        czk_g1_to_affine(&x, &a);
+        czk_g2_to_affine(&y, &b);
+        czk_g1_to_uncompressed(g1 + i * 96, &x);
+        czk_g2_to_uncompressed(g2 + i * 192, &y);
+        if (i < n_ic) vk.ic[i] = x;
+        czk_g1_add(&a, &a, &g);
+        czk_g2_add(&b, &b, &h);
+    }
+    czk_g1_to_affine(&vk.alpha_g1, &g);
+    vk.beta_g1 = vk.delta_g1 = vk.alpha_g1;
+    czk_g2_to_affine(&vk.beta_g2, &h);
+    vk.gamma_g2 = vk.delta_g2 = vk.beta_g2;
+    vk.n_ic = n_ic;
+    size_t vlen = 0;
+    char msg[256];
+    uint8_t *venc = malloc(czk_vk_encoded_size(n_ic));
+    FILE *f = fopen(path, "wb");
+    if (!venc || !f || czk_vk_encode(&vk, venc, czk_vk_encoded_size(n_ic), &vlen, msg, sizeof msg) != CZK_OK) {
+        fprintf(stderr, "bench_params_load: cannot write %s\n", path);
+        return 1;
+    }
+    fwrite(venc, 1, vlen, f);
+    for (int s = 0; s < 5; s++) {
+        put_u32(f, (uint32_t)n[s]);
+        put_points(f, s == 4 ? g2 : g1, s == 4 ? 192 : 96, n[s], buf);
+    }
+    const int bad = ferror(f) != 0;
+    if (fclose(f) != 0 || bad) {
+        fprintf(stderr, "bench_params_load: writing %s failed\n", path);
+        return 1;
+    }
+    printf("wrote %s: h %zu, l %zu, a %zu, b_g1 %zu, b_g2 %zu points, %zu inputs\n", path, n[0], n[1], n[2], n[3],
+           n[4], n_ic);
+    free(venc), free(vk.ic), free(g1), free(g2), free(buf);
+    return 0;
+}
 
 static long peak_rss_kib(void) {
     struct rusage ru;
@@ -23,7 +101,8 @@ static long peak_rss_kib(void) {
 }
 
 int main(int argc, char **argv) {
-    const char *path = NULL;
+    const char *path = NULL, *make = NULL;
+    double scale = 1.0;
     int repeat = 3;
     czk_params_load_options o = {.check_curve = true};
     for (int i = 1; i < argc; i++) {
@@ -31,12 +110,15 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--no-check")) o.check_curve = false;
         else if (!strcmp(argv[i], "--chunk-mib") && i + 1 < argc) o.chunk_bytes = (size_t)atol(argv[++i]) << 20;
         else if (!strcmp(argv[i], "--readers") && i + 1 < argc) o.readers = (unsigned)atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--make") && i + 1 < argc) make = argv[++i];
+        else if (!strcmp(argv[i], "--scale") && i + 1 < argc) scale = atof(argv[++i]);
         else if (argv[i][0] != '-' && !path) path = argv[i];
         else {
             fprintf(stderr, "usage: %s FILE [--repeat K] [--no-check] [--chunk-mib M] [--readers R]\n", argv[0]);
             return 2;
         }
     }
+    if (make) return scale > 0 && scale <= 1 ? make_file(make, scale) : 2;
     if (!path || repeat < 1) {
         fprintf(stderr, "usage: %s FILE [--repeat K] [--no-check] [--chunk-mib M] [--readers R]\n", argv[0]);
         return 2;
