@@ -22,6 +22,7 @@
 #include <stdint.h>
 #include "czk/err.h"
 #include "czk/r1cs.h"
+#include "czk/r1cs_compact.h"
 
 /* The shape of a synthetic circuit (all averages per circuit row). */
 typedef struct {
@@ -57,6 +58,8 @@ czk_err czk_circuit_find(czk_circuit *out, const char *id, char *msg, size_t msg
 
 /* Record / witness / check one partition (adapters over r1cs.h). */
 czk_err czk_circuit_record(const czk_circuit *c, czk_r1cs *out, char *msg, size_t msglen);
+/* The same, straight into the compact form (czk/r1cs_compact.h). */
+czk_err czk_circuit_record_compact(const czk_circuit *c, czk_r1cs_compact *out, char *msg, size_t msglen);
 czk_err czk_circuit_witness(const czk_circuit *c, size_t partition, uint64_t seed, czk_witness *out, char *msg,
                             size_t msglen);
 czk_err czk_circuit_check(const czk_circuit *c, size_t partition, uint64_t seed, char *msg, size_t msglen);

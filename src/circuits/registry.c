@@ -50,6 +50,11 @@ czk_err czk_circuit_record(const czk_circuit *c, czk_r1cs *out, char *msg, size_
     return czk_r1cs_record(out, adapter, &x, msg, msglen);
 }
 
+czk_err czk_circuit_record_compact(const czk_circuit *c, czk_r1cs_compact *out, char *msg, size_t msglen) {
+    adapter_ctx x = {c, 0, 0};
+    return czk_r1cs_compact_record(out, adapter, &x, msg, msglen);
+}
+
 czk_err czk_circuit_witness(const czk_circuit *c, size_t partition, uint64_t seed, czk_witness *out, char *msg,
                             size_t msglen) {
     adapter_ctx x = {c, partition, seed};

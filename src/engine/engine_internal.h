@@ -57,6 +57,7 @@ typedef struct eng_circuit {
     size_t domain;          /* evaluation domain (power of two) */
     size_t est_bytes;       /* one partition's reservation */
     size_t est_after_start; /* upper bound kept from start's return to finish's end */
+    bool device_abc;        /* the backend evaluates a, b, c from key.compact on its device */
     size_t resident_bytes;  /* parameters + R1CS + densities */
     czk_reservation resident;
     size_t users;           /* jobs not yet ended */
@@ -109,6 +110,7 @@ typedef struct eng_part {
     czk_witness w;
     czk_fr *a, *b, *c;
     czk_fr_packed *a_packed, *b_packed, *c_packed; /* in place of a, b, c (czk_engine_config.pack_abc) */
+    czk_fr_packed *aux_packed; /* the witness's aux values in place of w.aux (a packed_witness backend) */
     czk_backend_pending *pending;
     czk_proof proof;
     bool has_witness;  /* a witness buffer is alive (in w, or inside the pending handle) */

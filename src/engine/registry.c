@@ -11,7 +11,9 @@
  *              0): the witness buffers double from 256 elements, starting at
  *              the synthesizer's hints (the profile's inputs and
  *              constraints for synthetic circuits)
- *   abc      = 3·N·32                        a, b, c sized for the domain
+ *   abc      = 3·N·32                        a, b, c sized for the domain; 0 when the
+ *                                            backend evaluates them on its device from
+ *                                            a compact prover key (device_abc)
  *   scratch  = max(czk_msm_aux_bytes(N, T, G1),     the H MSM (largest G1 MSM)
  *                  czk_msm_aux_bytes(n_in + n_aux, T, G2),  B in G2 (finish)
  *                  32·2^ceil(log2 N / 2)·(16·T + 8))        NTT column scratch
@@ -19,6 +21,8 @@
  *   pending  = 4096                          the pending state's own struct
  *   estimate = witness + abc + scratch + pending
  *
+ * A backend that takes the witness packed (packed_witness) gets it so: the
+ * reservation shrinks to the packed bytes plus the inputs once it is packed.
  * After start (a, b, c freed) the reservation shrinks to
  *   min(estimate, pending_bytes(handle) + czk_msm_aux_bytes(n_in + n_aux, T, G2) + 4096). */
 #include <stdio.h>
@@ -43,25 +47,20 @@ static size_t max3(size_t a, size_t b, size_t c) {
     return m > c ? m : c;
 }
 
-static size_t bitmap_bytes(const czk_bitmap *b) { return (b->nbits + 63) / 64 * 8; }
-
 static size_t resident_of(const eng_circuit *c) {
     const czk_params *p = &c->params;
-    const czk_r1cs *r = &c->key.r1cs;
     size_t s = czk_mem_size(p->h) + czk_mem_size(p->l) + czk_mem_size(p->a) + czk_mem_size(p->b_g1) +
                czk_mem_size(p->b_g2) + czk_mem_size(p->vk.ic);
-    const czk_csr *m[3] = {&r->a, &r->b, &r->c};
-    for (int k = 0; k < 3; k++) s += czk_mem_size(m[k]->row_ptr) + czk_mem_size(m[k]->col) + czk_mem_size(m[k]->coeff);
-    s += bitmap_bytes(&c->key.a_aux) + bitmap_bytes(&c->key.b_input) + bitmap_bytes(&c->key.b_aux);
+    s += czk_prover_key_bytes(&c->key);
     s += c->pvk.n_ic * sizeof(czk_g1_affine) + sizeof *c;
     return s;
 }
 
-static void estimate(eng_circuit *c, int slots) {
+static void estimate(eng_circuit *c, int slots, bool device_abc) {
     const czk_r1cs *r = &c->key.r1cs;
     size_t n_vars = r->n_inputs + r->n_aux;
     size_t witness = 32 * (vec_cap(r->n_inputs, c->c.profile.inputs) + vec_cap(r->n_aux, c->c.profile.constraints));
-    size_t abc = 3 * c->domain * 32;
+    size_t abc = device_abc ? 0 : 3 * c->domain * 32;
     unsigned lg = 0;
     while (((size_t)1 << lg) < c->domain) lg++;
     size_t ntt = 32 * ((size_t)1 << ((lg + 1) / 2)) * (16 * (size_t)slots + 8);
@@ -144,7 +143,8 @@ czk_err czk_engine_register_circuit(czk_engine *e, const czk_circuit *c, czk_par
     }
     ec->params = *params;
     ec->key = *key;
-    estimate(ec, czk_pool_slots(e->pool));
+    ec->device_abc = czk_prover_key_is_compact(key) && e->backend->ops->device_abc;
+    estimate(ec, czk_pool_slots(e->pool), ec->device_abc);
     ec->resident_bytes = resident_of(ec);
 
     pthread_mutex_lock(&e->reg_mu);

@@ -64,6 +64,8 @@ static void free_abc(czk_engine *e, eng_part *p) {
 
 static void free_witness(czk_engine *e, eng_part *p) {
     czk_witness_free(&p->w);
+    czk_fr_packed_free(p->aux_packed);
+    p->aux_packed = NULL;
     if (!p->has_witness) return;
     p->has_witness = false;
     flight(e, CZK_FLIGHT_WITNESS, -1);
@@ -132,6 +134,35 @@ static bool aborted(const eng_part *p) { return atomic_load(&p->job->abort); }
 
 /* ---- partition workers ----------------------------------------------------------- */
 
+static bool synth_done(czk_engine *e, eng_part *p, int64_t t0) {
+    p->tl.synth_end = since_submit(p->job);
+    p->synth_s = (double)(eng_now_ns() - t0) * 1e-9;
+    busy_add(e, CZK_STAGE_SYNTH, t0);
+    event(e, p, CZK_PART_SYNTH_END, p->synth_s);
+    return true;
+}
+
+/* Packs the witness's aux values (a 32 GiB PoRep partition's 4.2 GB are
+ * 98.7 % zeros and ones: about 0.2 GB packed), frees the plain ones and
+ * shrinks the reservation by what that gave back. Kept plain when they
+ * would not pack. false when p was dropped. */
+static bool pack_witness(czk_engine *e, eng_part *p, const eng_circuit *c) {
+    (void)c;
+    czk_fr_packed *v = NULL;
+    czk_err err = czk_fr_packed_make(&v, p->w.aux, p->w.n_aux, CZK_MEM_SYNTH, e->pool);
+    if (err != CZK_OK) {
+        part_fail(e, p, err, "packing the witness failed: %s", czk_err_str(err));
+        return false;
+    }
+    if (!v) return true;
+    size_t plain = czk_mem_size(p->w.aux), packed = czk_fr_packed_bytes(v);
+    czk_mem_free(p->w.aux);
+    p->w.aux = NULL;
+    p->aux_packed = v;
+    if (plain > packed && p->res.bytes > plain - packed) czk_budget_shrink(&p->res, p->res.bytes - (plain - packed));
+    return true;
+}
+
 /* Synthesis and a, b, c for a reserved partition; false when p was dropped. */
 static bool synthesize(czk_engine *e, eng_part *p, const eng_circuit *c) {
     eng_job *j = p->job;
@@ -164,12 +195,18 @@ static bool synthesize(czk_engine *e, eng_part *p, const eng_circuit *c) {
         eng_part_drop(e, p);
         return false;
     }
+    if (c->device_abc) {
+        /* the backend evaluates a, b, c on its device: the partition waits as
+         * its witness alone, packed where the backend takes it so */
+        if (e->backend->ops->packed_witness && !pack_witness(e, p, c)) return false;
+        return synth_done(e, p, t0);
+    }
     /* pack_abc: evaluated straight into packed chunks, so that plain a, b, c
      * never exist whole */
     if (e->cfg.pack_abc)
-        err = czk_r1cs_eval_abc_packed(&c->key.r1cs, &p->w, &p->a_packed, &p->b_packed, &p->c_packed, e->pool);
+        err = czk_prover_key_eval_abc_packed(&c->key, &p->w, &p->a_packed, &p->b_packed, &p->c_packed, e->pool);
     else
-        err = czk_r1cs_eval_abc(&c->key.r1cs, &p->w, &p->a, &p->b, &p->c, e->pool);
+        err = czk_prover_key_eval_abc(&c->key, &p->w, &p->a, &p->b, &p->c, e->pool);
     if (err != CZK_OK) {
         part_fail(e, p, err, "evaluating a, b, c failed: %s (witness %zu inputs, %zu aux; circuit %zu, %zu)",
                   czk_err_str(err), p->w.n_input, p->w.n_aux, c->key.r1cs.n_inputs, c->key.r1cs.n_aux);
@@ -185,11 +222,7 @@ static bool synthesize(czk_engine *e, eng_part *p, const eng_circuit *c) {
     }
     p->has_abc = true;
     flight(e, CZK_FLIGHT_ABC, 1);
-    p->tl.synth_end = since_submit(j);
-    p->synth_s = (double)(eng_now_ns() - t0) * 1e-9;
-    busy_add(e, CZK_STAGE_SYNTH, t0);
-    event(e, p, CZK_PART_SYNTH_END, p->synth_s);
-    return true;
+    return synth_done(e, p, t0);
 }
 
 void *eng_partition_worker(void *arg) {
@@ -298,6 +331,8 @@ void *eng_gpu_worker(void *arg) {
             .a_packed = p->a_packed,
             .b_packed = p->b_packed,
             .c_packed = p->c_packed,
+            .aux_packed = p->aux_packed,
+            .r1cs = c->device_abc ? &c->key.compact : NULL,
             .n_abc = c->key.r1cs.n_constraints + c->key.r1cs.n_inputs,
             .a_aux_density = &c->key.a_aux,
             .b_input_density = &c->key.b_input,
@@ -306,6 +341,7 @@ void *eng_gpu_worker(void *arg) {
         /* start owns every buffer from here on */
         p->a = p->b = p->c = NULL;
         p->a_packed = p->b_packed = p->c_packed = NULL;
+        p->aux_packed = NULL;
         memset(&p->w, 0, sizeof p->w);
         char m[400] = "";
         flight(e, CZK_FLIGHT_GPU, 1);
@@ -317,8 +353,10 @@ void *eng_gpu_worker(void *arg) {
         p->gpu_s = (double)(eng_now_ns() - t0) * 1e-9;
         busy_add(e, CZK_STAGE_GPU, t0);
         flight(e, CZK_FLIGHT_GPU, -1);
-        p->has_abc = false; /* freed inside start, also on error */
-        flight(e, CZK_FLIGHT_ABC, -1);
+        if (p->has_abc) { /* freed inside start, also on error */
+            p->has_abc = false;
+            flight(e, CZK_FLIGHT_ABC, -1);
+        }
         if (err != CZK_OK) {
             p->pending = NULL;
             free_witness(e, p); /* start freed it */

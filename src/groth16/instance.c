@@ -27,7 +27,44 @@ czk_err czk_prover_key_init(czk_prover_key *k, czk_r1cs *r1cs, char *msg, size_t
     return CZK_OK;
 }
 
+czk_err czk_prover_key_init_compact(czk_prover_key *k, czk_r1cs_compact *rc, char *msg, size_t msglen) {
+    memset(k, 0, sizeof *k);
+    czk_err e = czk_r1cs_compact_density(rc, &k->a_aux, &k->b_input, &k->b_aux);
+    if (e != CZK_OK) {
+        SET_MSG("computing densities failed: %s", czk_err_str(e));
+        return e;
+    }
+    k->compact = *rc;
+    k->r1cs.n_inputs = rc->n_inputs;
+    k->r1cs.n_aux = rc->n_aux;
+    k->r1cs.n_constraints = rc->n_constraints;
+    memset(rc, 0, sizeof *rc);
+    return CZK_OK;
+}
+
+czk_err czk_prover_key_eval_abc(const czk_prover_key *k, const czk_witness *w, czk_fr **a, czk_fr **b, czk_fr **c,
+                                czk_pool *pool) {
+    return czk_prover_key_is_compact(k) ? czk_r1cs_compact_eval_abc(&k->compact, w, a, b, c, pool)
+                                        : czk_r1cs_eval_abc(&k->r1cs, w, a, b, c, pool);
+}
+
+czk_err czk_prover_key_eval_abc_packed(const czk_prover_key *k, const czk_witness *w, czk_fr_packed **a,
+                                       czk_fr_packed **b, czk_fr_packed **c, czk_pool *pool) {
+    return czk_prover_key_is_compact(k) ? czk_r1cs_compact_eval_abc_packed(&k->compact, w, a, b, c, pool)
+                                        : czk_r1cs_eval_abc_packed(&k->r1cs, w, a, b, c, pool);
+}
+
+static size_t bitmap_bytes(const czk_bitmap *b) { return (b->nbits + 63) / 64 * 8; }
+
+size_t czk_prover_key_bytes(const czk_prover_key *k) {
+    size_t s = czk_r1cs_compact_bytes(&k->compact);
+    const czk_csr *m[3] = {&k->r1cs.a, &k->r1cs.b, &k->r1cs.c};
+    for (int i = 0; i < 3; i++) s += czk_mem_size(m[i]->row_ptr) + czk_mem_size(m[i]->col) + czk_mem_size(m[i]->coeff);
+    return s + bitmap_bytes(&k->a_aux) + bitmap_bytes(&k->b_input) + bitmap_bytes(&k->b_aux);
+}
+
 void czk_prover_key_free(czk_prover_key *k) {
+    czk_r1cs_compact_free(&k->compact);
     czk_r1cs_free(&k->r1cs);
     czk_bitmap_free(&k->a_aux);
     czk_bitmap_free(&k->b_input);
@@ -71,7 +108,7 @@ czk_err czk_prove_instance(czk_proof *out, czk_fr **public_inputs, size_t *n_pub
     czk_err e = czk_circuit_witness(circuit, partition, seed, &w, msg, msglen);
     if (e != CZK_OK) return e;
     czk_fr *a = NULL, *b = NULL, *c = NULL;
-    if ((e = czk_r1cs_eval_abc(&key->r1cs, &w, &a, &b, &c, pool)) != CZK_OK) {
+    if ((e = czk_prover_key_eval_abc(key, &w, &a, &b, &c, pool)) != CZK_OK) {
         SET_MSG("the witness does not fit the recorded circuit (%zu inputs, %zu aux; expected %zu, %zu)", w.n_input,
                 w.n_aux, key->r1cs.n_inputs, key->r1cs.n_aux);
         czk_witness_free(&w);
