@@ -11,7 +11,8 @@
  * almost every variable is (PoRep's a_aux density is 99.7 %). The last
  * inputs - 1 rows allocate the public inputs, each the packing of 8 bits:
  * (Σ 2^t b_t)·ONE = input. The kind of each row and every index and
- * coefficient come from a generator seeded by the shape alone; only the free
+ * coefficient come from a generator seeded by the shape alone (coefficients
+ * from a pool of 2,048 fixed values); only the free
  * bits come from the instance seed, so the R1CS is the same for every seed.
  * Row-kind shares and kA, kC are solved from the profile's averages. */
 #include <math.h>
@@ -85,8 +86,15 @@ static size_t draw_count(double x, czk_rng *g) {
 
 static size_t draw_index(czk_rng *g, size_t n) { return (size_t)(czk_rng_next(g) % n); }
 
+/* A coefficient of a lin row: one of COEFF_POOL fixed non-zero values (value
+ * i is drawn from a generator seeded by i alone), so that, as in PoRep (2,466
+ * distinct coefficients), the circuit's coefficients fit the compact R1CS's
+ * dictionary (czk/r1cs_compact.h) at every size. */
+#define COEFF_POOL 2048u
 static void draw_coeff(czk_fr *c, czk_rng *g) {
-    do czk_fr_random(c, g);
+    czk_rng v;
+    czk_rng_seed(&v, 0x636f656666ULL ^ ((uint64_t)draw_index(g, COEFF_POOL) << 32));
+    do czk_fr_random(c, &v);
     while (czk_fr_is_zero(c));
 }
 
