@@ -70,7 +70,7 @@ static czk_err read_chunk(int fd, uint8_t *buf, size_t len, uint64_t off, unsign
     size_t parts = len / READ_PART_MIN;
     if (parts > readers) parts = readers;
     if (parts <= 1) return pread_all(fd, buf, len, off, path, msg, msglen);
-    read_part rp[READERS_MAX];
+    read_part rp[READERS_MAX] = {{0}};
     pthread_t th[READERS_MAX];
     bool started[READERS_MAX] = {false};
     const size_t step = (len / parts + 4095) & ~(size_t)4095;

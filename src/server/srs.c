@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "czk/backend.h"
 #include "czk/circuit.h"
 #include "czk/filecoin.h"
 #include "czk/groth16_io.h"
@@ -41,6 +42,47 @@ static int mkdir_p(const char *path) {
             buf[i] = c;
         }
     return 0;
+}
+
+/* Frees params, and first their device copy (czk_backend_cuda_params_load). */
+static void params_drop(czk_service *s, czk_params *params) {
+    if (params->device) czk_backend_forget(s->cfg.engine.backend, params);
+    czk_params_free(params);
+}
+
+/* A Filecoin circuit's prover key in the compact form (czk/r1cs_compact.h:
+ * 5.5 GiB for a 32 GiB PoRep partition, where the CSR would take 29 GB):
+ * read from <state_dir>/r1cs/<id>.r1cc, else recorded (about 40 s for
+ * porep-32g) and saved there for the next start. A cache file that does not
+ * load is recorded again (and replaced). */
+static czk_err load_key_compact(czk_service *s, const czk_circuit *c, czk_prover_key *key, char *msg,
+                                size_t msglen) {
+    char dir[PATH_MAX], path[PATH_MAX], m2[256] = "";
+    if ((size_t)snprintf(dir, sizeof dir, "%s/r1cs", s->state_dir) >= sizeof dir - sizeof c->id - 8 ||
+        (size_t)snprintf(path, sizeof path, "%s/%.63s.r1cc", dir, c->id) >= sizeof path) {
+        set_msg(msg, msglen, "the state folder's path is too long");
+        return CZK_ERR_INVALID_ARGUMENT;
+    }
+    czk_r1cs_compact rc;
+    double t0 = czk_svc_now_s();
+    struct stat st;
+    czk_err e = CZK_ERR_IO;
+    if (stat(path, &st) == 0) {
+        e = czk_r1cs_compact_load(&rc, c->id, path, m2, sizeof m2);
+        if (e == CZK_OK) czk_log_info("%s: R1CS read from %s in %.1f s", c->id, path, czk_svc_now_s() - t0);
+        else czk_log_warn("%s: %s; recording the circuit again", path, m2);
+    }
+    if (e != CZK_OK) {
+        t0 = czk_svc_now_s();
+        if ((e = czk_circuit_record_compact(c, &rc, msg, msglen)) != CZK_OK) return e;
+        czk_log_info("%s: R1CS recorded (compact, %.2f GiB) in %.1f s", c->id,
+                     (double)czk_r1cs_compact_bytes(&rc) / 1073741824.0, czk_svc_now_s() - t0);
+        if (mkdir_p(dir) != 0) czk_log_warn("cannot make %s: %s", dir, strerror(errno));
+        else if (czk_r1cs_compact_save(&rc, c->id, path, m2, sizeof m2) != CZK_OK)
+            czk_log_warn("could not save %s: %s", path, m2);
+    }
+    if ((e = czk_prover_key_init_compact(key, &rc, msg, msglen)) != CZK_OK) czk_r1cs_compact_free(&rc);
+    return e;
 }
 
 /* Parameters and prover key of circuit c from the param cache. A Filecoin
@@ -95,29 +137,64 @@ static czk_err load_params(czk_service *s, const czk_circuit *c, czk_params *par
             czk_log_info("saved development parameters for %s to %s", c->id, ppath);
         }
         if (e != CZK_OK) {
-            czk_params_free(params);
+            params_drop(s, params);
             czk_r1cs_free(&r1cs);
             return e;
         }
     } else {
-        if ((e = czk_params_read(params, ppath, CZK_DECODE_TRUSTED, czk_pool_default(), msg, msglen)) != CZK_OK)
+        /* with the CUDA backend the queries go from the file straight to the
+         * device (a 32 GiB PoRep's 47 GB never touch the host); the host
+         * copy only where the backend cannot take them (B in G2 on the CPU) */
+        e = CZK_ERR_UNSUPPORTED;
+        czk_backend *be = s->cfg.engine.backend;
+        if (be && !strcmp(czk_backend_name(be), "cuda")) {
+            double t0 = czk_svc_now_s();
+            char m2[400] = "";
+            e = czk_backend_cuda_params_load(be, ppath, params, m2, sizeof m2);
+            if (e == CZK_OK)
+                czk_log_info("%s: parameters loaded to the GPU in %.1f s (%.1f GB)", c->id, czk_svc_now_s() - t0,
+                             (double)st.st_size / 1e9);
+            else if (e == CZK_ERR_UNSUPPORTED)
+                czk_log_info("%s: parameters read to the host (%s)", c->id, m2);
+            else {
+                set_msg(msg, msglen, "%s", m2);
+                return e;
+            }
+        }
+        if (e == CZK_ERR_UNSUPPORTED &&
+            (e = czk_params_read(params, ppath, CZK_DECODE_TRUSTED, czk_pool_default(), msg, msglen)) != CZK_OK)
             return e;
+        if (fil) {
+            if ((e = load_key_compact(s, c, key, msg, msglen)) != CZK_OK) {
+                params_drop(s, params);
+                return e;
+            }
+            if (key->r1cs.n_inputs != params->vk.n_ic || key->r1cs.n_aux != params->n_l) {
+                set_msg(msg, msglen,
+                        "%s does not belong to circuit %s (%zu inputs, %zu aux; the circuit has %zu, %zu)", ppath,
+                        c->id, params->vk.n_ic, params->n_l, key->r1cs.n_inputs, key->r1cs.n_aux);
+                params_drop(s, params);
+                czk_prover_key_free(key);
+                return CZK_ERR_MISMATCH;
+            }
+            return CZK_OK;
+        }
         e = stat(rpath, &st) == 0 ? czk_r1cs_load(&r1cs, c->id, rpath, msg, msglen)
                                   : czk_circuit_record(c, &r1cs, msg, msglen);
         if (e != CZK_OK) {
-            czk_params_free(params);
+            params_drop(s, params);
             return e;
         }
         if (r1cs.n_inputs != params->vk.n_ic || r1cs.n_aux != params->n_l) {
             set_msg(msg, msglen, "%s does not belong to circuit %s (%zu inputs, %zu aux; the circuit has %zu, %zu)",
                     ppath, c->id, params->vk.n_ic, params->n_l, r1cs.n_inputs, r1cs.n_aux);
-            czk_params_free(params);
+            params_drop(s, params);
             czk_r1cs_free(&r1cs);
             return CZK_ERR_MISMATCH;
         }
     }
     if ((e = czk_prover_key_init(key, &r1cs, msg, msglen)) != CZK_OK) {
-        czk_params_free(params);
+        params_drop(s, params);
         czk_r1cs_free(&r1cs);
     }
     return e;
@@ -170,7 +247,7 @@ czk_err czk_svc_ensure_loaded(czk_service *s, const char *circuit_id, bool *alre
         e = czk_engine_register_circuit(s->engine, &c, &params, &key, msg, msglen);
         czk_engine_stats_get(s->engine, &b);
         if (e != CZK_OK) {
-            czk_params_free(&params);
+            params_drop(s, &params);
             czk_prover_key_free(&key);
         } else {
             size = b.budget_resident > a.budget_resident ? b.budget_resident - a.budget_resident : 0;
