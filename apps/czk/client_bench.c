@@ -17,6 +17,7 @@
 
 typedef struct {
     double rtt_s;
+    double done_at; /* cli_now() when its await returned */
     uint64_t queue, srs, synth, gpu, total;
     int status; /* AwaitProofResponse status; -1 for an RPC error */
     bool verified;
@@ -32,6 +33,7 @@ typedef struct {
     const client_c1 *c1s;  /* batch --c1: proofs cycle through these */
     size_t n_c1;
     char run_id[64];
+    double t_start;        /* batch: cli_now() when the first job was sent */
     double end_time;       /* stress: stop starting jobs at this time */
     double cancel_rate;    /* stress */
     size_t count;          /* batch */
@@ -196,7 +198,8 @@ static void *batch_worker(void *arg) {
             id = submit_one(b, input, rec->request_id, b->prio, t0 + 600);
         }
         Cuzk__V1__AwaitProofResponse *r = id ? await_one(b, id, 0) : NULL;
-        rec->rtt_s = cli_now() - t0;
+        rec->done_at = cli_now();
+        rec->rtt_s = rec->done_at - t0;
         if (r) {
             tally(b, r, rec, false, c1);
             protobuf_c_message_free_unpacked(&r->base, NULL);
@@ -466,14 +469,14 @@ static void latency_row(const job_rec *recs, size_t n) {
 static bool write_csv(const char *path, const bench *b) {
     FILE *f = fopen(path, "w");
     if (!f) return false;
-    fprintf(f, "proof,c1,request_id,status,verified,latency_s,queue_ms,srs_ms,synthesis_ms,gpu_ms,total_ms\n");
+    fprintf(f, "proof,c1,request_id,status,verified,latency_s,queue_ms,srs_ms,synthesis_ms,gpu_ms,total_ms,done_s\n");
     for (size_t i = 0; i < b->count; i++) {
         const job_rec *r = &b->recs[i];
-        fprintf(f, "%zu,%s,%s,%s,%s,%.6f,%llu,%llu,%llu,%llu,%llu\n", i,
+        fprintf(f, "%zu,%s,%s,%s,%s,%.6f,%llu,%llu,%llu,%llu,%llu,%.6f\n", i,
                 b->n_c1 ? b->c1s[i % b->n_c1].path : "", r->request_id,
                 r->status < 0 ? "RPC_ERROR" : client_await_status_name(r->status), r->verified ? "yes" : "no",
                 r->rtt_s, (unsigned long long)r->queue, (unsigned long long)r->srs, (unsigned long long)r->synth,
-                (unsigned long long)r->gpu, (unsigned long long)r->total);
+                (unsigned long long)r->gpu, (unsigned long long)r->total, r->done_at - b->t_start);
     }
     return fclose(f) == 0;
 }
@@ -595,6 +598,7 @@ int cmd_client_bench_batch(int argc, char **argv) {
                client_addr("bench", &a), b.vk ? ", every proof verified" : ", proofs NOT verified");
     fflush(stdout);
     double t0 = cli_now();
+    b.t_start = t0;
     run_threads(&b, jobs, batch_worker);
     double wall = cli_now() - t0;
     client_progress_end(&b.prog);
