@@ -18,6 +18,7 @@
 #include "czk/groth16.h"
 #include "czk/mem.h"
 #include "czk/poly.h"
+#include "czk/setup_scalars.h"
 
 #define SET_MSG(...)                                          \
     do {                                                      \
@@ -73,18 +74,6 @@ czk_err czk_toxic_from_os(czk_toxic *t) {
     return CZK_OK;
 }
 
-/* Σ coeff · L_row(τ) into out[col] for every entry of m; rows beyond the
- * circuit's are added by the caller. */
-static void eval_matrix(czk_fr *out, const czk_csr *m, size_t rows, const czk_fr *lagrange) {
-    for (size_t i = 0; i < rows; i++) {
-        for (uint64_t k = m->row_ptr[i]; k < m->row_ptr[i + 1]; k++) {
-            czk_fr t;
-            czk_fr_mul(&t, &m->coeff[k], &lagrange[i]);
-            czk_fr_add(&out[m->col[k]], &out[m->col[k]], &t);
-        }
-    }
-}
-
 /* Copies the finite points of src[0..n) to a new SRS buffer. */
 #define COMPACT(TYPE, IS_INF, dst, ndst, src, n)                                   \
     do {                                                                            \
@@ -132,16 +121,12 @@ czk_err czk_groth16_setup(czk_params *out, const czk_r1cs *r1cs, const czk_toxic
     if (!powers) goto oom;
 
     /* h: g1^(τ^i Z(τ)/δ), i < n - 1 */
-    czk_fr coeff, delta_inv, gamma_inv, acc;
-    czk_fr_inv(&delta_inv, &toxic->delta);
-    czk_fr_inv(&gamma_inv, &toxic->gamma);
-    czk_domain_z(&dom, &toxic->tau, &coeff);
-    czk_fr_mul(&coeff, &coeff, &delta_inv);
-    acc = coeff;
-    for (size_t i = 0; i + 1 < n; i++) {
-        powers[i] = acc;
-        czk_fr_mul(&acc, &acc, &toxic->tau);
+    czk_fr coeff;
+    if ((e = czk_setup_h_coeff(&coeff, &dom, toxic, msg, msglen)) != CZK_OK) {
+        err = e;
+        goto cleanup;
     }
+    czk_setup_powers(powers, 0, n - 1, &coeff, &toxic->tau, pool);
     out->n_h = n - 1;
     out->h = n > 1 ? czk_mem_alloc(out->n_h * sizeof(czk_g1_affine), CZK_MEM_SRS) : NULL;
     if (n > 1 && !out->h) goto oom;
@@ -153,10 +138,7 @@ czk_err czk_groth16_setup(czk_params *out, const czk_r1cs *r1cs, const czk_toxic
     v = czk_mem_alloc(nv * sizeof(czk_fr), CZK_MEM_AUX);
     w = czk_mem_alloc(nv * sizeof(czk_fr), CZK_MEM_AUX);
     if (!u || !v || !w) goto oom;
-    eval_matrix(u, &r1cs->a, nc, powers);
-    eval_matrix(v, &r1cs->b, nc, powers);
-    eval_matrix(w, &r1cs->c, nc, powers);
-    for (size_t i = 0; i < ni; i++) czk_fr_add(&u[i], &u[i], &powers[nc + i]); /* input_i · 0 = 0 */
+    czk_setup_qap_csr(r1cs, powers, u, v, w, pool);
     czk_mem_free(powers);
     powers = NULL;
 
@@ -170,22 +152,11 @@ czk_err czk_groth16_setup(czk_params *out, const czk_r1cs *r1cs, const czk_toxic
         (e = czk_g2_fixed_base_mul_many(bg2_all, fb2, v, nv, pool)) != CZK_OK)
         goto fail;
     /* ext_v = (β u_v + α v_v + w_v) / (γ for inputs, δ for aux), reusing w */
-    for (size_t i = 0; i < nv; i++) {
-        czk_fr t;
-        czk_fr_mul(&t, &u[i], &toxic->beta);
-        czk_fr_add(&w[i], &w[i], &t);
-        czk_fr_mul(&t, &v[i], &toxic->alpha);
-        czk_fr_add(&w[i], &w[i], &t);
-        czk_fr_mul(&w[i], &w[i], i < ni ? &gamma_inv : &delta_inv);
+    if ((e = czk_setup_ext(w, u, v, ni, nv, toxic, pool, msg, msglen)) != CZK_OK) {
+        err = e;
+        goto cleanup;
     }
     if ((e = czk_g1_fixed_base_mul_many(ext, fb1, w, nv, pool)) != CZK_OK) goto fail;
-    for (size_t i = ni; i < nv; i++) {
-        if (czk_g1_affine_is_infinity(&ext[i])) {
-            SET_MSG("aux variable %zu is unconstrained (its L query point is the identity)", i - ni);
-            err = CZK_ERR_INVALID_ARGUMENT;
-            goto cleanup;
-        }
-    }
 
     out->vk.n_ic = ni;
     out->vk.ic = czk_mem_alloc(ni * sizeof(czk_g1_affine), CZK_MEM_SRS);
