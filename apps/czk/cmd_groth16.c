@@ -11,6 +11,8 @@
 #include "czk/groth16.h"
 #include "czk/groth16_io.h"
 #include "czk/instance.h"
+#include "czk/r1cs_compact.h"
+#include "czk/setup_gpu.h"
 
 #define MSG 1024
 
@@ -47,16 +49,77 @@ static void sibling(char *out, size_t cap, const char *params_path, const char *
     snprintf(out + len, cap - len, "%s", ext);
 }
 
+static czk_err record_adapter(czk_cs *cs, void *ctx) {
+    const czk_circuit *c = ctx;
+    return c->synthesize(cs, c, 0, 0);
+}
+
+static void setup_log(void *ctx, const char *line) {
+    printf("setup %s: %s\n", (const char *)ctx, line);
+    fflush(stdout);
+}
+
+/* czk setup --gpu: the compact R1CS (never the CSR: porep-32g's is 29 GB)
+ * and czk_gpu_setup_write, which writes both files; no .r1cs is saved
+ * (prove records the circuit when it is absent). */
+static int setup_gpu(const czk_circuit *c, const char *id, const char *ppath, const char *vpath, int replace,
+                     int device, const char *seed_s, uint64_t seed) {
+    char msg[MSG] = "";
+    double t0 = cli_now();
+    czk_r1cs_compact r;
+    czk_err e = czk_r1cs_compact_record(&r, record_adapter, (void *)c, msg, sizeof msg);
+    if (e != CZK_OK) {
+        fprintf(stderr, "czk setup: recording %s failed: %s\n", id, msg);
+        return CLI_FAIL;
+    }
+    printf("setup %s: recorded the compact R1CS (%zu constraints, %zu inputs, %zu aux, %.2f GiB) in %.2f s\n", id,
+           r.n_constraints, r.n_inputs, r.n_aux, (double)czk_r1cs_compact_bytes(&r) / (double)(1u << 30),
+           cli_now() - t0);
+    fflush(stdout);
+    czk_toxic toxic;
+    if (seed_s) {
+        czk_toxic_from_seed(&toxic, seed);
+    } else if (czk_toxic_from_os(&toxic) != CZK_OK) {
+        fprintf(stderr, "czk setup: no randomness from the operating system\n");
+        czk_r1cs_compact_free(&r);
+        return CLI_FAIL;
+    }
+    czk_gpu_setup_opts o = {.ordinal = device, .replace = replace, .log = setup_log, .log_ctx = (void *)id};
+    e = czk_gpu_setup_write(&r, &toxic, ppath, vpath, &o, czk_pool_default(), msg, sizeof msg);
+    memset(&toxic, 0, sizeof toxic);
+    czk_r1cs_compact_free(&r);
+    if (e != CZK_OK) {
+        fprintf(stderr, "czk setup: %s\n", msg);
+        return CLI_FAIL;
+    }
+    printf("setup %s: wrote %s and %s in %.2f s (GPU)\n", id, ppath, vpath, cli_now() - t0);
+    printf("these are development parameters from %s, not a trusted setup\n",
+           seed_s ? "a fixed seed" : "the OS random generator");
+    return CLI_OK;
+}
+
 int cmd_setup(int argc, char **argv) {
-    static const char *const known[] = {"circuit", "out", "seed", NULL};
+    static const char *const known[] = {"circuit", "out", "seed", "device", NULL};
+    /* --gpu is a bare flag, taken out before the --name value options */
+    char *args[64];
+    int nargs = 0, gpu = 0;
+    for (int i = 0; i < argc; i++) {
+        if (i >= 2 && !strcmp(argv[i], "--gpu")) gpu = 1;
+        else if (nargs < 64) args[nargs++] = argv[i];
+    }
     cli_args a;
-    if (!cli_parse(&a, argc, argv, 2, known) || a.npos) return CLI_USAGE;
+    if (!cli_parse(&a, nargs, args, 2, known) || a.npos) return CLI_USAGE;
     const char *id = cli_get(&a, "circuit"), *dir = cli_get(&a, "out"), *seed_s = cli_get(&a, "seed");
+    const char *dev_s = cli_get(&a, "device");
     if (!id) return cli_missing("setup", "circuit");
     if (!dir) return cli_missing("setup", "out");
-    uint64_t seed = 0;
+    uint64_t seed = 0, device = 0;
     if (seed_s && !cli_parse_u64(seed_s, &seed)) {
         fprintf(stderr, "czk setup: --seed must be a non-negative integer, not '%s'\n", seed_s);
+        return CLI_USAGE;
+    }
+    if (dev_s && (!gpu || !cli_parse_u64(dev_s, &device) || device > 1024)) {
+        fprintf(stderr, "czk setup: --device takes a CUDA device number, with --gpu\n");
         return CLI_USAGE;
     }
     char msg[MSG] = "";
@@ -85,6 +148,7 @@ int cmd_setup(int argc, char **argv) {
         fprintf(stderr, "czk setup: %s exists; not overwriting it\n", stat(ppath, &st) == 0 ? ppath : vpath);
         return CLI_FAIL;
     }
+    if (gpu) return setup_gpu(&c, id, ppath, vpath, !fil, (int)device, seed_s, seed);
     double t0 = cli_now();
     czk_r1cs r1cs;
     czk_err e = czk_circuit_record(&c, &r1cs, msg, sizeof msg);
