@@ -18,6 +18,7 @@
 #include "czk/pairing.h"
 #include "czk/pool.h"
 #include "czk/r1cs.h"
+#include "czk/r1cs_compact.h"
 
 typedef struct {
     czk_g1_affine alpha_g1, beta_g1;
@@ -90,9 +91,14 @@ czk_err czk_groth16_setup(czk_params *out, const czk_r1cs *r1cs, const czk_toxic
 /* What a prover is given for one circuit instance. czk_prove_start takes
  * ownership of every buffer (all czk_mem buffers): a, b, c are freed before
  * it returns; input and aux move into the pending state if finish needs them
- * and are freed at their last use. The densities are borrowed. Each of a,
- * b, c is either plain (a) or packed (a_packed, czk/fr_pack.h: what a
- * partition keeps while it waits for the prover), never both. */
+ * and are freed at their last use. The densities and r1cs are borrowed.
+ * Each of a, b, c is either plain (a) or packed (a_packed, czk/fr_pack.h:
+ * what a partition keeps while it waits for the prover), never both; or
+ * all six are NULL and r1cs is set: start evaluates a, b, c = A·w, B·w, C·w
+ * itself (with bellperson's input rows; n_abc = constraints + inputs as
+ * always), on the host (czk_r1cs_compact_eval_abc) or, for a backend with
+ * device_abc, on its device. The aux values are plain (aux) or packed
+ * (aux_packed, n_aux values), never both. */
 typedef struct {
     czk_fr *input; /* n_input values, input[0] = 1 */
     size_t n_input;
@@ -102,6 +108,8 @@ typedef struct {
     size_t n_abc;
     const czk_bitmap *a_aux_density, *b_input_density, *b_aux_density;
     czk_fr_packed *a_packed, *b_packed, *c_packed; /* the same, packed */
+    const czk_r1cs_compact *r1cs; /* a, b, c from it when all of the above are NULL (borrowed) */
+    czk_fr_packed *aux_packed;    /* aux packed, in place of aux */
 } czk_assignment;
 
 typedef struct czk_pending czk_pending;
@@ -126,8 +134,20 @@ czk_err czk_prove(czk_proof *out, const czk_params *params, czk_assignment *asg,
  * the assignment is left untouched. */
 czk_err czk_prove_check(const czk_params *params, const czk_assignment *asg, size_t *domain_n, char *msg,
                         size_t msglen);
-/* Frees every buffer of the assignment and sets the pointers to NULL. */
+/* Frees every buffer of the assignment (aux_packed included) and sets the
+ * pointers to NULL (r1cs, borrowed, is left). */
 void czk_assignment_release(czk_assignment *asg);
+/* Makes aux_packed plain (aux, tagged CZK_MEM_SYNTH) on pool and frees the
+ * packed form; nothing to do without aux_packed. CZK_ERR_NO_MEMORY leaves
+ * the assignment as it was; CZK_ERR_INVALID_ARGUMENT when aux is set too or
+ * aux_packed does not hold n_aux values. */
+czk_err czk_assignment_unpack_aux(czk_assignment *asg, czk_pool *pool);
+/* Evaluates a, b, c from asg->r1cs on the host (czk_r1cs_compact_eval_abc,
+ * plain with room for the domain, or packed: czk_r1cs_compact_eval_abc_packed)
+ * when a, b, c are all absent and r1cs is set; aux must be plain. Errors as
+ * those functions' (nothing changed on error); CZK_OK with nothing to do
+ * otherwise. */
+czk_err czk_assignment_eval_abc(czk_assignment *asg, bool packed, czk_pool *pool);
 /* Packs each plain one of a, b, c that is mostly small values (tag
  * CZK_MEM_ABC) and frees its plain buffer; *saved (may be NULL) gets the
  * bytes this gave back. CZK_ERR_NO_MEMORY leaves the rest as it was. */

@@ -37,7 +37,7 @@ static void cpu_close(czk_backend *be) {
 }
 
 static const czk_backend_ops CPU_OPS = {"cpu", cpu_start, cpu_pending_bytes, cpu_finish, cpu_destroy, NULL,
-                                        cpu_close, false};
+                                        cpu_close, false, false, false};
 
 czk_err czk_backend_cpu_open(czk_backend **out, czk_pool *pool) {
     *out = NULL;

@@ -1,6 +1,9 @@
 /* czk — the Groth16 prover, split in two (see include/czk/groth16.h):
  *
- * start:  H = (A·B - C)/Z through NTTs (czk_poly_h), then the G1 MSMs
+ * start:  the witness plain and a, b, c evaluated from the compact R1CS
+ *         where the assignment gives them so (czk_assignment_unpack_aux,
+ *         czk_assignment_eval_abc);
+ *         H = (A·B - C)/Z through NTTs (czk_poly_h), then the G1 MSMs
  *         H·h, aux·l, w·a (inputs full, aux by a_aux density) and w·b_g1
  *         (by the b densities); a, b, c are freed as soon as H is known and
  *         the H MSM has run. The witness moves into the pending state.
@@ -50,8 +53,33 @@ void czk_assignment_release(czk_assignment *asg) {
     czk_fr_packed_free(asg->a_packed);
     czk_fr_packed_free(asg->b_packed);
     czk_fr_packed_free(asg->c_packed);
+    czk_fr_packed_free(asg->aux_packed);
     asg->a = asg->b = asg->c = asg->input = asg->aux = NULL;
-    asg->a_packed = asg->b_packed = asg->c_packed = NULL;
+    asg->a_packed = asg->b_packed = asg->c_packed = asg->aux_packed = NULL;
+}
+
+czk_err czk_assignment_unpack_aux(czk_assignment *asg, czk_pool *pool) {
+    if (!asg->aux_packed) return CZK_OK;
+    if (asg->aux || asg->aux_packed->n != asg->n_aux) return CZK_ERR_INVALID_ARGUMENT;
+    czk_fr *w = czk_mem_alloc((asg->n_aux ? asg->n_aux : 1) * sizeof(czk_fr), CZK_MEM_SYNTH);
+    if (!w) return CZK_ERR_NO_MEMORY;
+    czk_fr_packed_unpack(asg->aux_packed, w, pool);
+    czk_fr_packed_free(asg->aux_packed);
+    asg->aux_packed = NULL;
+    asg->aux = w;
+    return CZK_OK;
+}
+
+static bool abc_absent(const czk_assignment *asg) {
+    return !asg->a && !asg->b && !asg->c && !asg->a_packed && !asg->b_packed && !asg->c_packed;
+}
+
+czk_err czk_assignment_eval_abc(czk_assignment *asg, bool packed, czk_pool *pool) {
+    if (!asg->r1cs || !abc_absent(asg)) return CZK_OK;
+    if (asg->aux_packed) return CZK_ERR_INVALID_ARGUMENT;
+    const czk_witness w = {asg->input, asg->n_input, asg->aux, asg->n_aux};
+    if (packed) return czk_r1cs_compact_eval_abc_packed(asg->r1cs, &w, &asg->a_packed, &asg->b_packed, &asg->c_packed, pool);
+    return czk_r1cs_compact_eval_abc(asg->r1cs, &w, &asg->a, &asg->b, &asg->c, pool);
 }
 
 czk_err czk_assignment_pack_abc(czk_assignment *asg, czk_pool *pool, size_t *saved) {
@@ -149,10 +177,31 @@ static czk_err check_shapes(const czk_params *p, const czk_assignment *asg, size
                 domain_n - 1, p->n_h);
         return CZK_ERR_MISMATCH;
     }
-    if (asg->n_input == 0 || !asg->input || (asg->n_aux && !asg->aux) || !asg->a == !asg->a_packed ||
-        !asg->b == !asg->b_packed || !asg->c == !asg->c_packed) {
+    const bool from_r1cs = asg->r1cs && abc_absent(asg);
+    if (asg->n_input == 0 || !asg->input || (asg->n_aux && !asg->aux && !asg->aux_packed) ||
+        (!from_r1cs && (!asg->a == !asg->a_packed || !asg->b == !asg->b_packed || !asg->c == !asg->c_packed))) {
         SET_MSG("the assignment is incomplete");
         return CZK_ERR_INVALID_ARGUMENT;
+    }
+    if (asg->aux && asg->aux_packed) {
+        SET_MSG("the assignment's aux is given both plain and packed");
+        return CZK_ERR_INVALID_ARGUMENT;
+    }
+    if (asg->aux_packed && asg->aux_packed->n != asg->n_aux) {
+        SET_MSG("packed aux holds %zu values, not n_aux = %zu", asg->aux_packed->n, asg->n_aux);
+        return CZK_ERR_INVALID_ARGUMENT;
+    }
+    if (from_r1cs) {
+        const czk_r1cs_compact *rc = asg->r1cs;
+        if (rc->n_inputs != asg->n_input || rc->n_aux != asg->n_aux || rc->n_constraints + rc->n_inputs != asg->n_abc) {
+            SET_MSG("the R1CS has %zu inputs, %zu aux and %zu constraints; the assignment %zu inputs, %zu aux and "
+                    "n_abc = %zu", rc->n_inputs, rc->n_aux, rc->n_constraints, asg->n_input, asg->n_aux, asg->n_abc);
+            return CZK_ERR_MISMATCH;
+        }
+        if (rc->n_dict < 2 || !rc->dict || !rc->a.row_ptr || !rc->b.row_ptr || !rc->c.row_ptr) {
+            SET_MSG("the compact R1CS is incomplete");
+            return CZK_ERR_INVALID_ARGUMENT;
+        }
     }
     const czk_fr_packed *pk[3] = {asg->a_packed, asg->b_packed, asg->c_packed};
     for (int k = 0; k < 3; k++)
@@ -217,6 +266,15 @@ czk_err czk_prove_start(czk_pending **out, const czk_params *params, czk_assignm
     p->b_input_density = asg->b_input_density;
     p->b_aux_density = asg->b_aux_density;
 
+    /* the witness plain, a, b, c from the compact R1CS where not given */
+    if ((e = czk_assignment_unpack_aux(asg, pool)) != CZK_OK) {
+        SET_MSG("out of memory unpacking the aux values");
+        goto fail;
+    }
+    if ((e = czk_assignment_eval_abc(asg, false, pool)) != CZK_OK) {
+        SET_MSG("evaluating a, b, c from the compact R1CS failed: %s", czk_err_str(e));
+        goto fail;
+    }
     /* H, then a, b, c are dead */
     if ((e = czk_assignment_unpack_abc(asg, dom.n, pool)) != CZK_OK) {
         SET_MSG("out of memory unpacking a, b, c");
