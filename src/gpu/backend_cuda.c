@@ -9,6 +9,13 @@
  *   H by NTTs on the device; the H MSM on the device-resident H, while a
  *   thread uploads the witness (once, through the pinned buffers);
  *   the L, A, B-in-G1 (and B-in-G2) MSMs on it.
+ * An assignment with a compact R1CS instead of a, b, c: the R1CS resident
+ * beside the bases (uploaded at its first start, keyed by its pointer,
+ * dropped with the params by forget), the witness uploaded first, a, b, c
+ * made from it by spmv.cu's kernels, then H and the MSMs as above (the
+ * witness already there); where the R1CS does not fit, a, b, c are made
+ * on the host before the lock (or, when the device turns out too full,
+ * under it) and go as given ones.
  * finish: B in G2 on the CPU when so configured, then the assembly.
  *
  * The backend is shared by the engine's GPU workers: the per-device lock
@@ -47,9 +54,22 @@ typedef struct resident {
     struct resident *next;
 } resident;
 
+/* A compact R1CS on the device, keyed by the host czk_r1cs_compact's
+ * pointer; it goes with the params it was first proved with (forget). */
+typedef struct dev_r1cs {
+    const czk_r1cs_compact *key;
+    const czk_params *params;
+    const struct czk_params_device *pdev; /* params->device then */
+    czk_gpu_r1cs *d;
+    struct dev_r1cs *next;
+} dev_r1cs;
+
 typedef struct {
     czk_backend_cuda_config cfg;
     czk_gpu *gpu;
+    dev_r1cs *r1cs;    /* as res: changed under the device lock and mu */
+    bool abc_host;     /* CZK_GPU_ABC=host at open: a, b, c from an R1CS always on the host */
+    bool abc_host_logged;
     pthread_mutex_t mu; /* domains, timings; with the device lock, changes of res */
     resident *res;      /* changed under the device lock and mu; read under either */
     czk_domain *dom[CZK_DOMAIN_MAX_LOG + 1];
@@ -311,22 +331,30 @@ typedef struct {
     cuda_backend *cb;
     czk_gpu_vec *win, *waux;
     const czk_assignment *asg;
+    bool witness_done;       /* the witness is on the device already (a, b, c made there): densities only */
     bool densities;          /* also the aux densities of A and B (with resident bases) */
     czk_gpu_density da, db; /* zeroed where not made: the MSMs then upload the map each */
     czk_err e;
     char msg[256];
 } witness_upload;
 
+/* input and aux (plain, or aux_packed unpacked on the device) into win
+ * and waux through st; returns when they are there */
+static czk_err witness_to_device(cuda_backend *cb, czk_gpu_stager *st, const czk_assignment *asg, czk_gpu_vec *win,
+                                 czk_gpu_vec *waux, char *msg, size_t msglen) {
+    czk_err e = czk_gpu_vec_upload_via(st, win, asg->input, asg->n_input, cb->cfg.pool, msg, msglen);
+    if (e == CZK_OK && waux)
+        e = asg->aux_packed ? czk_gpu_vec_upload_packed_via(st, waux, asg->aux_packed, cb->cfg.pool, msg, msglen)
+                            : czk_gpu_vec_upload_via(st, waux, asg->aux, asg->n_aux, cb->cfg.pool, msg, msglen);
+    return e;
+}
+
 static void *witness_upload_run(void *arg) {
     witness_upload *w = arg;
     czk_gpu_stager *st = NULL;
     w->e = czk_gpu_holder_stager(w->cb->gpu, &st, w->msg, sizeof w->msg);
-    if (w->e == CZK_OK)
-        w->e = czk_gpu_vec_upload_via(st, w->win, w->asg->input, w->asg->n_input, w->cb->cfg.pool, w->msg,
-                                      sizeof w->msg);
-    if (w->e == CZK_OK && w->waux)
-        w->e = czk_gpu_vec_upload_via(st, w->waux, w->asg->aux, w->asg->n_aux, w->cb->cfg.pool, w->msg,
-                                      sizeof w->msg);
+    if (w->e == CZK_OK && !w->witness_done)
+        w->e = witness_to_device(w->cb, st, w->asg, w->win, w->waux, w->msg, sizeof w->msg);
     /* the densities' words and prefix counts, made once here rather than by
      * each MSM from pageable memory (A's took 8 ms more than L's prep); a
      * failure only leaves that to the MSMs */
@@ -452,6 +480,137 @@ static czk_err witness_msms(cuda_backend *cb, cuda_pending *p, const czk_params 
     return e;
 }
 
+/* ---- a, b, c from a compact R1CS (asg->r1cs) -------------------------------- */
+
+static bool abc_absent(const czk_assignment *asg) {
+    return !asg->a && !asg->b && !asg->c && !asg->a_packed && !asg->b_packed && !asg->c_packed;
+}
+
+/* the bytes of params' bases on the device, were they resident */
+static size_t bases_bytes(const cuda_backend *cb, const czk_params *params) {
+    return (params->n_h + params->n_l + params->n_a + params->n_b_g1) * sizeof(czk_g1_affine) +
+           (cb->cfg.g2 == CZK_G2_GPU ? params->n_b_g2 * sizeof(czk_g2_affine) : 0);
+}
+
+/* what a partition that makes a, b, c on the device holds there at most
+ * beside the bases and the R1CS: the witness through all of it, a, b, c,
+ * then H and the MSM's scratch (device_work's bound), 256 MiB of slack */
+static size_t device_abc_work(const czk_assignment *asg, const czk_domain *dom) {
+    return (asg->n_input + asg->n_aux) * sizeof(czk_fr) + 5 * dom->n * sizeof(czk_fr) + ((size_t)256 << 20);
+}
+
+/* under mu or the device lock */
+static dev_r1cs *r1cs_find(const cuda_backend *cb, const czk_r1cs_compact *key) {
+    dev_r1cs *d = cb->r1cs;
+    while (d && d->key != key) d = d->next;
+    return d;
+}
+
+/* Whether start should make a, b, c of asg on the device: the R1CS is
+ * there, or it fits with a partition's working set beside what the
+ * device holds (and the params' bases, where they are still to come,
+ * which go first). Read without the device lock: an estimate, which
+ * device_abc checks again under it. */
+static bool device_abc_planned(cuda_backend *cb, const czk_params *params, const czk_assignment *asg,
+                               const czk_domain *dom) {
+    if (cb->abc_host) return false;
+    pthread_mutex_lock(&cb->mu);
+    const bool have = r1cs_find(cb, asg->r1cs) != NULL;
+    bool bases_there = params->device != NULL; /* loaded to the device: counted in used */
+    for (const resident *r = cb->res; r && !bases_there; r = r->next) bases_there = r->params == params;
+    pthread_mutex_unlock(&cb->mu);
+    if (have) return true;
+    const size_t need = czk_gpu_r1cs_bytes(asg->r1cs) + device_abc_work(asg, dom) +
+                        (bases_there ? 0 : bases_bytes(cb, params));
+    const size_t cap = czk_gpu_mem_cap(cb->gpu), used = czk_gpu_mem_used(cb->gpu);
+    return used <= cap && cap - used >= need;
+}
+
+/* a, b, c of asg from its R1CS on the host, packed (the witness made plain
+ * first); logged the first time, counted */
+static czk_err host_abc(cuda_backend *cb, czk_assignment *asg, const char *why, char *msg, size_t msglen) {
+    const double t0 = now_s();
+    czk_err e = czk_assignment_unpack_aux(asg, cb->cfg.pool);
+    if (e != CZK_OK) return czk_fail(msg, msglen, e, "unpacking the aux values: %s", czk_err_str(e));
+    e = czk_assignment_eval_abc(asg, true, cb->cfg.pool);
+    if (e != CZK_OK) return czk_fail(msg, msglen, e, "evaluating a, b, c from the R1CS on the host: %s", czk_err_str(e));
+    pthread_mutex_lock(&cb->mu);
+    const bool first = !cb->abc_host_logged;
+    cb->abc_host_logged = true;
+    cb->t.host_abc_starts++;
+    cb->t.host_abc_s += now_s() - t0;
+    pthread_mutex_unlock(&cb->mu);
+    if (first)
+        fprintf(stderr, "czk: GPU %d: a, b, c are evaluated on the host (%s; the compact R1CS is %zu MiB on the device)\n",
+                cb->cfg.ordinal, why, czk_gpu_r1cs_bytes(asg->r1cs) >> 20);
+    return CZK_OK;
+}
+
+/* Under the device lock: asg's R1CS on the device (uploaded, and kept,
+ * where it fits beside the working set), the witness into *win / *waux,
+ * then a, b, c of the domain's size into abc (zero beyond n_abc).
+ * CZK_ERR_NO_MEMORY where the device lacks the room for any of it (then
+ * nothing is left allocated but a kept R1CS, and the caller evaluates on
+ * the host). The host's aux is freed once on the device unless finish
+ * needs it (B in G2 on the CPU). */
+static czk_err device_abc(cuda_backend *cb, const czk_params *params, czk_assignment *asg, const czk_domain *dom,
+                          czk_gpu_vec *abc[3], czk_gpu_vec **win, czk_gpu_vec **waux, char *msg, size_t msglen) {
+    dev_r1cs *dr = r1cs_find(cb, asg->r1cs);
+    const size_t work = device_abc_work(asg, dom);
+    czk_gpu_stager *st = NULL;
+    czk_err e = czk_gpu_holder_stager(cb->gpu, &st, msg, msglen);
+    if (e != CZK_OK) return e;
+    if (!dr) {
+        const size_t cap = czk_gpu_mem_cap(cb->gpu), used = czk_gpu_mem_used(cb->gpu);
+        if (used > cap || cap - used < work || cap - used - work < czk_gpu_r1cs_bytes(asg->r1cs))
+            return czk_fail(msg, msglen, CZK_ERR_NO_MEMORY, "the compact R1CS does not fit on the device");
+        dr = calloc(1, sizeof *dr);
+        if (!dr) return czk_fail(msg, msglen, CZK_ERR_NO_MEMORY, "out of host memory");
+        const double t0 = now_s();
+        e = czk_gpu_r1cs_upload(cb->gpu, st, asg->r1cs, cb->cfg.pool, &dr->d, msg, msglen);
+        if (e != CZK_OK) {
+            free(dr);
+            return e;
+        }
+        dr->key = asg->r1cs;
+        dr->params = params;
+        dr->pdev = params->device;
+        pthread_mutex_lock(&cb->mu);
+        dr->next = cb->r1cs;
+        cb->r1cs = dr;
+        cb->t.r1cs_up_s += now_s() - t0;
+        pthread_mutex_unlock(&cb->mu);
+    }
+    const double t1 = now_s();
+    e = czk_gpu_vec_alloc(cb->gpu, asg->n_input, win, msg, msglen);
+    if (e == CZK_OK && asg->n_aux) e = czk_gpu_vec_alloc(cb->gpu, asg->n_aux, waux, msg, msglen);
+    if (e == CZK_OK) e = witness_to_device(cb, st, asg, *win, *waux, msg, msglen);
+    const double t2 = now_s();
+    for (int k = 0; k < 3 && e == CZK_OK; k++) e = czk_gpu_vec_alloc(cb->gpu, dom->n, &abc[k], msg, msglen);
+    if (e == CZK_OK) {
+        void *const out[3] = {czk_gpu_vec_ptr(abc[0]), czk_gpu_vec_ptr(abc[1]), czk_gpu_vec_ptr(abc[2])};
+        e = czk_gpu_r1cs_eval_dev(dr->d, czk_gpu_vec_ptr(*win), czk_gpu_vec_ptr(*waux), out, dom->n, 1, msg, msglen);
+    }
+    if (e != CZK_OK) {
+        for (int k = 0; k < 3; k++) czk_gpu_vec_free(abc[k]), abc[k] = NULL;
+        czk_gpu_vec_free(*win);
+        czk_gpu_vec_free(*waux);
+        *win = *waux = NULL;
+        return e;
+    }
+    if (cb->cfg.g2 == CZK_G2_GPU) { /* the witness lives on the device from here on; the inputs stay for the host MSMs */
+        czk_mem_free(asg->aux);
+        czk_fr_packed_free(asg->aux_packed);
+        asg->aux = NULL;
+        asg->aux_packed = NULL;
+    }
+    pthread_mutex_lock(&cb->mu);
+    cb->t.witness_up_s += t2 - t1;
+    cb->t.abc_device_s += now_s() - t2;
+    pthread_mutex_unlock(&cb->mu);
+    return CZK_OK;
+}
+
 /* Everything on the device; the caller holds the device lock. pre: a, b, c
  * where prestage put them on the device (taken over: freed or used).
  *
@@ -475,8 +634,7 @@ static czk_err device_work(cuda_backend *cb, cuda_pending *p, const czk_params *
      * (uploaded during the H MSM) and the MSM's scratch (about 3n at 2^27).
      * Not counted: the H MSM's pairing rounds (about 2.25n more), which run
      * only where there is room left; resident bases are worth more. */
-    size_t bases = (params->n_h + params->n_l + params->n_a + params->n_b_g1) * sizeof(czk_g1_affine) +
-                   (cb->cfg.g2 == CZK_G2_GPU ? params->n_b_g2 * sizeof(czk_g2_affine) : 0);
+    size_t bases = bases_bytes(cb, params);
     size_t work = 5 * dom->n * sizeof(czk_fr) + ((size_t)256 << 20);
     size_t cap = czk_gpu_mem_cap(cb->gpu), used = czk_gpu_mem_used(cb->gpu);
     bool fits = used <= cap && cap - used >= work && cap - used - work >= bases;
@@ -494,6 +652,14 @@ static czk_err device_work(cuda_backend *cb, cuda_pending *p, const czk_params *
             pthread_mutex_unlock(&cb->mu);
         }
     }
+    /* a, b, c from the R1CS: on the device from the witness uploaded
+     * first, or (no room for the R1CS) evaluated on the host here */
+    const bool witness_first = asg->r1cs && abc_absent(asg);
+    if (witness_first) {
+        e = device_abc(cb, params, asg, dom, pre, &win, &waux, msg, msglen);
+        if (e == CZK_ERR_NO_MEMORY) e = host_abc(cb, asg, "no room on the device for the R1CS and a partition", msg, msglen);
+        if (e != CZK_OK) goto out;
+    }
     t1 = now_s();
 
     /* H */
@@ -503,9 +669,11 @@ static czk_err device_work(cuda_backend *cb, cuda_pending *p, const czk_params *
                               msglen);
     if (e != CZK_OK) goto out;
     double t2 = now_s();
-    /* the witness: allocated here, uploaded on a thread during the H MSM */
-    e = czk_gpu_vec_alloc(cb->gpu, asg->n_input, &win, msg, msglen);
-    if (e == CZK_OK && asg->n_aux) e = czk_gpu_vec_alloc(cb->gpu, asg->n_aux, &waux, msg, msglen);
+    /* the witness: allocated here, uploaded on a thread during the H MSM
+     * (unless a, b, c were made from it on the device) */
+    wu.witness_done = win != NULL;
+    if (!win) e = czk_gpu_vec_alloc(cb->gpu, asg->n_input, &win, msg, msglen);
+    if (e == CZK_OK && asg->n_aux && !waux) e = czk_gpu_vec_alloc(cb->gpu, asg->n_aux, &waux, msg, msglen);
     if (e != CZK_OK) goto out;
     wu.cb = cb;
     wu.win = win;
@@ -586,7 +754,7 @@ static void prestage(cuda_backend *cb, const czk_params *params, czk_assignment 
         pthread_mutex_unlock(&cb->mu);
         if (go && !cb->stager && czk_gpu_stager_open(cb->gpu, &cb->stager, NULL, 0) != CZK_OK) cb->stager = NULL;
     }
-    czk_gpu_stager *st = go ? cb->stager : NULL;
+    czk_gpu_stager *st = go && !abc_absent(asg) ? cb->stager : NULL; /* none to stage: made on the device */
     const size_t vec = dom->n * sizeof(czk_fr), work = 5 * vec + ((size_t)256 << 20);
     czk_fr **src[3] = {&asg->a, &asg->b, &asg->c};
     czk_fr_packed **psrc[3] = {&asg->a_packed, &asg->b_packed, &asg->c_packed};
@@ -638,6 +806,18 @@ static czk_err cuda_start(czk_backend *be, czk_backend_pending **out, const czk_
     p->params = params;
     p->r = *r;
     p->s = *s;
+
+    /* B in G2 on the CPU: finish reads the plain aux. a, b, c from an R1CS
+     * that will not be on the device: evaluated here, before the lock */
+    if (cb->cfg.g2 == CZK_G2_CPU && (e = czk_assignment_unpack_aux(asg, cb->cfg.pool)) != CZK_OK)
+        (void)czk_fail(msg, msglen, e, "unpacking the aux values: %s", czk_err_str(e));
+    if (e == CZK_OK && asg->r1cs && abc_absent(asg) && !device_abc_planned(cb, params, asg, dom))
+        e = host_abc(cb, asg, cb->abc_host ? "CZK_GPU_ABC=host" : "the R1CS does not fit on the device", msg, msglen);
+    if (e != CZK_OK) {
+        czk_assignment_release(asg);
+        czk_mem_free(p);
+        return e;
+    }
 
     double tw = now_s();
     pthread_mutex_t *lock = &device_locks[cb->cfg.ordinal];
@@ -724,8 +904,25 @@ static void cuda_forget(czk_backend *be, const czk_params *params) {
             break;
         }
     }
+    dev_r1cs *gone_r1cs = NULL;
+    for (dev_r1cs **pr = &cb->r1cs; *pr;) {
+        dev_r1cs *d = *pr;
+        if (d->params == params || (params->device && d->pdev == params->device)) {
+            *pr = d->next;
+            d->next = gone_r1cs;
+            gone_r1cs = d;
+        } else {
+            pr = &d->next;
+        }
+    }
     pthread_mutex_unlock(&cb->mu);
     resident_free(gone);
+    while (gone_r1cs) {
+        dev_r1cs *d = gone_r1cs;
+        gone_r1cs = d->next;
+        czk_gpu_r1cs_free(d->d);
+        free(d);
+    }
     czk_gpu_trim(cb->gpu); /* the bases' memory, and the partitions' cached blocks, back to the device */
     pthread_mutex_unlock(lock);
 }
@@ -738,6 +935,12 @@ static void cuda_close(czk_backend *be) {
         resident *r = cb->res;
         cb->res = r->next;
         resident_free(r);
+    }
+    while (cb->r1cs) {
+        dev_r1cs *d = cb->r1cs;
+        cb->r1cs = d->next;
+        czk_gpu_r1cs_free(d->d);
+        free(d);
     }
     czk_gpu_stager_close(cb->stager);
     czk_gpu_close(cb->gpu);
@@ -754,7 +957,7 @@ static void cuda_close(czk_backend *be) {
 }
 
 static const czk_backend_ops CUDA_OPS = {"cuda", cuda_start, cuda_pending_bytes, cuda_finish, cuda_destroy,
-                                         cuda_forget, cuda_close, true};
+                                         cuda_forget, cuda_close, true, true, true};
 
 czk_err czk_backend_cuda_open(czk_backend **out, const czk_backend_cuda_config *cfg, char *msg, size_t msglen) {
     *out = NULL;
@@ -774,6 +977,8 @@ czk_err czk_backend_cuda_open(czk_backend **out, const czk_backend_cuda_config *
     }
     cb->cfg = *cfg;
     cb->gpu = g;
+    const char *abc = getenv("CZK_GPU_ABC");
+    cb->abc_host = abc && !strcmp(abc, "host");
     pthread_mutex_init(&cb->mu, NULL);
     pthread_mutex_init(&cb->stage_mu, NULL);
     pthread_cond_init(&cb->holder_cv, NULL);

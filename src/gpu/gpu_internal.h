@@ -154,6 +154,22 @@ cudaError_t czk_gpu_launch_msm_to_jac(int grp, const void *in, void *out, cudaSt
  * the device (unpack.cu). */
 cudaError_t czk_gpu_launch_unpack(const void *packed, size_t n, const void *small, void *out, cudaStream_t s);
 
+/* ---- a, b, c from the compact R1CS (spmv.cu; the host side in r1cs_dev.c) --
+ * Rows of at most CZK_GPU_SPMV_SHORT_MAX terms take a thread each, longer
+ * ones a warp each (their indices listed by the host at upload). Column v
+ * is in[v] for v < n_in, else aux[v - n_in]; dict: Montgomery values. */
+#define CZK_GPU_SPMV_SHORT_MAX 16u
+/* out[i], i < n_out: row i's Σ dict[coeff]·w[col] for i < n_rows (short rows
+ * only), in[i - n_rows] for n_rows <= i < n_abc when input_rows (A's
+ * bellperson input rows), else 0. */
+cudaError_t czk_gpu_launch_spmv(const uint32_t *row_ptr, const uint32_t *col, const uint16_t *coeff,
+                                const void *dict, const void *in, size_t n_in, const void *aux, size_t n_rows,
+                                size_t n_abc, size_t n_out, int input_rows, void *out, cudaStream_t s);
+/* out[rows[r]] = that row's sum, r < n_long (the long rows). */
+cudaError_t czk_gpu_launch_spmv_long(const uint32_t *rows, size_t n_long, const uint32_t *row_ptr,
+                                     const uint32_t *col, const uint16_t *coeff, const void *dict, const void *in,
+                                     size_t n_in, const void *aux, void *out, cudaStream_t s);
+
 /* ---- MSM entry points on device-resident scalars (gpu_msm.c) -------------
  * For the CUDA prover backend (backend_cuda.c); C only (not seen by nvcc).
  * czk_gpu_msm_g1 / czk_gpu_msm_g2 with everything but the density map
@@ -217,6 +233,39 @@ const void *czk_gpu_g2_bases_ptr(const czk_gpu_g2_bases *b);
  * caller's and *out NULL. */
 czk_err czk_gpu_g1_bases_adopt(czk_gpu *g, void *p, size_t count, czk_gpu_g1_bases **out, char *msg, size_t msglen);
 czk_err czk_gpu_g2_bases_adopt(czk_gpu *g, void *p, size_t count, czk_gpu_g2_bases **out, char *msg, size_t msglen);
+
+/* A compact R1CS (czk/r1cs_compact.h) on g's device (r1cs_dev.c): its
+ * arrays as they are on the host, the dictionary, and per matrix the list
+ * of its long rows. */
+#include "czk/r1cs_compact.h"
+struct czk_gpu_stager;
+typedef struct czk_gpu_r1cs czk_gpu_r1cs;
+/* The device bytes czk_gpu_r1cs_upload will take for r, at most (the long
+ * rows' lists counted at their largest). */
+size_t czk_gpu_r1cs_bytes(const czk_r1cs_compact *r);
+/* Uploads r through st's pinned buffers (the copies on pool): returns when
+ * it is on the device. CZK_ERR_NO_MEMORY over g's cap (nothing left
+ * allocated); the host side's r is only read. Costs a pass over the row
+ * offsets on the host (the long rows) and the PCIe time of
+ * czk_r1cs_compact_bytes(r). */
+czk_err czk_gpu_r1cs_upload(czk_gpu *g, struct czk_gpu_stager *st, const czk_r1cs_compact *r, czk_pool *pool,
+                            czk_gpu_r1cs **out, char *msg, size_t msglen);
+/* Its device bytes (what the upload allocated). NULL: 0. */
+size_t czk_gpu_r1cs_dev_bytes(const czk_gpu_r1cs *d);
+void czk_gpu_r1cs_free(czk_gpu_r1cs *d); /* NULL ignored */
+/* Enqueues on g's stream: out[k] (n_out >= n_constraints + n_inputs
+ * values each, k = a, b, c) = A·w, B·w, C·w with bellperson's input rows,
+ * zero beyond; din: the n_inputs input values on g's device, daux the n_aux
+ * aux values (NULL when there are none). Work queued on g's stream later
+ * sees the values; wait: returns when the kernels are done. */
+czk_err czk_gpu_r1cs_eval_dev(const czk_gpu_r1cs *d, const void *din, const void *daux, void *const out[3],
+                              size_t n_out, int wait, char *msg, size_t msglen);
+/* For tests: r uploaded, w uploaded, a, b, c evaluated on the device and
+ * downloaded into a, b, c (n_out >= n_constraints + n_inputs values each);
+ * the device memory freed again. CZK_ERR_MISMATCH when w's counts are not
+ * r's. */
+czk_err czk_gpu_r1cs_eval(czk_gpu *g, const czk_r1cs_compact *r, const czk_witness *w, czk_fr *a, czk_fr *b,
+                          czk_fr *c, size_t n_out, czk_pool *pool, char *msg, size_t msglen);
 #endif
 
 #ifdef __cplusplus
