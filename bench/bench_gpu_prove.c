@@ -1,7 +1,8 @@
 /* czk — the CUDA backend's start (and finish) on a partition shaped like a
  * 32 GiB PoRep partition, scaled to a domain of 2^K (device 0).
  *
- *   bench_gpu_prove [--reps N] [--workers W] [--g2 gpu|cpu] [--abc random|binary|sha] [--packed] [K ...]
+ *   bench_gpu_prove [--reps N] [--workers W] [--g2 gpu|cpu] [--abc random|binary|sha] [--packed]
+ *                   [--device-abc] [K ...]
  *                                                                     (default K: 20 24 27)
  *
  * The shape (constraints, inputs, aux, densities, 0/1 fraction of the
@@ -32,6 +33,14 @@
  * --packed: each start is given a, b, c packed (czk_assignment_pack_abc,
  * as the engine's pack_abc keeps them; packed before the clock starts), so
  * their uploads move the packed bytes; CSV gpu_prove_abc_<mode>_packed.csv.
+ * --device-abc: instead, the circuit synthetic-K itself (its R1CS recorded
+ * compact, czk_circuit_record_compact; its witness, 0/1 mostly), each
+ * start given asg->r1cs rather than a, b, c, so that the backend uploads
+ * the witness (aux packed with --packed) and makes a, b, c on the device;
+ * the stand-in parameters as above, sized by the circuit's densities. The
+ * first start also uploads the R1CS (reported apart); then the median of
+ * N starts and of their stages: the witness upload, a, b, c on the device
+ * (the SpMV kernels), H, the MSMs. CSV gpu_prove_device_abc[_packed].csv.
  * Prints "no GPU" and exits 0 without a device. CSV:
  * bench/results/gpu_prove.csv. */
 #include <pthread.h>
@@ -93,7 +102,7 @@ static czk_assignment assignment_copy(const master *m, czk_bitmap *a_aux, czk_bi
                           copy_tagged(m->a, m->n_abc, m->n_abc, CZK_MEM_ABC),
                           copy_tagged(m->b, m->n_abc, m->n_abc, CZK_MEM_ABC),
                           copy_tagged(m->c, m->n_abc, m->n_abc, CZK_MEM_ABC), m->n_abc, a_aux, b_input, b_aux,
-                          NULL, NULL, NULL};
+                          NULL, NULL, NULL, NULL, NULL};
     if (packed_abc && czk_assignment_pack_abc(&asg, pack_pool, NULL) != CZK_OK)
         fprintf(stderr, "bench_gpu_prove: packing a, b, c ran out of memory; some stay plain\n");
     return asg;
@@ -337,8 +346,145 @@ static int bench_k(czk_backend *be, unsigned k, int reps, int workers, FILE *csv
     return rc;
 }
 
+/* ---- --device-abc: a, b, c made on the device from synthetic-K's R1CS ---- */
+
+static czk_fr *copy_or_null(const czk_fr *src, size_t n, czk_mem_tag tag) {
+    return n ? copy_tagged(src, n, n, tag) : NULL;
+}
+
+static int bench_device_abc(czk_backend *be, unsigned k, int reps, FILE *csv, const char *g2where) {
+    char id[32], msg[512] = "";
+    snprintf(id, sizeof id, "synthetic-%u", k);
+    czk_circuit c;
+    czk_r1cs_compact rc;
+    czk_witness w;
+    czk_bitmap a_aux, b_input, b_aux;
+    double t0 = bench_now_ns();
+    if (czk_circuit_find(&c, id, msg, sizeof msg) != CZK_OK || czk_circuit_record_compact(&c, &rc, msg, sizeof msg) != CZK_OK) {
+        fprintf(stderr, "%s: %s\n", id, msg);
+        return 1;
+    }
+    double t1 = bench_now_ns();
+    if (czk_circuit_witness(&c, 0, 1, &w, msg, sizeof msg) != CZK_OK ||
+        czk_r1cs_compact_density(&rc, &a_aux, &b_input, &b_aux) != CZK_OK) {
+        fprintf(stderr, "%s: the witness or the densities: %s\n", id, msg);
+        return 1;
+    }
+    const size_t n_abc = rc.n_constraints + rc.n_inputs;
+    size_t n_dom = 1;
+    while (n_dom < n_abc) n_dom <<= 1;
+    size_t na = w.n_input + czk_bitmap_count(&a_aux), nb = czk_bitmap_count(&b_input) + czk_bitmap_count(&b_aux);
+    size_t ng1 = n_dom > w.n_aux ? n_dom : w.n_aux;
+    if (na > ng1) ng1 = na;
+    czk_g1_affine *g1 = bench_g1_points(ng1);
+    czk_g2_affine *g2 = bench_g2_points(nb ? nb : 1);
+    if (!g1 || !g2) {
+        fprintf(stderr, "%s: out of host memory\n", id);
+        return 1;
+    }
+    czk_params params;
+    memset(&params, 0, sizeof params);
+    params.vk.alpha_g1 = params.vk.beta_g1 = params.vk.delta_g1 = CZK_G1_GENERATOR;
+    params.vk.beta_g2 = params.vk.gamma_g2 = params.vk.delta_g2 = CZK_G2_GENERATOR;
+    params.vk.ic = g1;
+    params.vk.n_ic = w.n_input;
+    params.h = g1;
+    params.n_h = n_dom - 1;
+    params.l = g1;
+    params.n_l = w.n_aux;
+    params.a = g1;
+    params.n_a = na;
+    params.b_g1 = g1;
+    params.n_b_g1 = nb;
+    params.b_g2 = g2;
+    params.n_b_g2 = nb;
+    printf("%s, a, b, c on the device: %zu constraints, %zu inputs, %zu aux; its compact R1CS %.2f GiB (%llu + %llu "
+           "+ %llu terms, %zu coefficients), recorded in %.1f s; witness and points in %.1f s\n",
+           id, rc.n_constraints, w.n_input, w.n_aux, (double)czk_r1cs_compact_bytes(&rc) / (1 << 30),
+           (unsigned long long)rc.a.nnz, (unsigned long long)rc.b.nnz, (unsigned long long)rc.c.nnz, rc.n_dict,
+           (t1 - t0) * 1e-9, (bench_now_ns() - t1) * 1e-9);
+    enum { NS = 7 };
+    static const char *names[NS] = {"witness upload", "a,b,c on the device", "H (NTTs)", "H MSM",
+                                    "L, A, B-G1 MSMs", "B-G2 MSM", "host a,b,c (fallback)"};
+    const int runs = reps + 1;
+    double *start = calloc((size_t)runs, sizeof(double)), *st[NS];
+    for (int i = 0; i < NS; i++) st[i] = calloc((size_t)runs, sizeof(double));
+    int rc_ = 0;
+    for (int run = 0; run < runs && rc_ == 0; run++) {
+        czk_assignment asg;
+        memset(&asg, 0, sizeof asg);
+        asg.input = copy_or_null(w.input, w.n_input, CZK_MEM_SYNTH);
+        asg.n_input = w.n_input;
+        asg.n_aux = w.n_aux;
+        if (packed_abc) {
+            if (czk_fr_packed_make(&asg.aux_packed, w.aux, w.n_aux, CZK_MEM_SYNTH, pack_pool) != CZK_OK)
+                asg.aux_packed = NULL;
+        }
+        if (!asg.aux_packed) asg.aux = copy_or_null(w.aux, w.n_aux, CZK_MEM_SYNTH);
+        asg.n_abc = n_abc;
+        asg.a_aux_density = &a_aux;
+        asg.b_input_density = &b_input;
+        asg.b_aux_density = &b_aux;
+        asg.r1cs = &rc;
+        czk_backend_cuda_timings before, after;
+        czk_backend_cuda_timings_get(be, &before);
+        czk_fr r = CZK_FR_ONE, s = CZK_FR_ONE;
+        czk_backend_pending *p = NULL;
+        double ts = bench_now_ns();
+        czk_err e = czk_backend_start(be, &p, &params, &asg, &r, &s, msg, sizeof msg);
+        double te = bench_now_ns();
+        czk_proof proof;
+        if (e == CZK_OK) e = czk_backend_finish(be, p, &proof, msg, sizeof msg);
+        if (e != CZK_OK) {
+            fprintf(stderr, "%s: %s (%s)\n", id, czk_err_str(e), msg);
+            rc_ = 1;
+            break;
+        }
+        czk_backend_cuda_timings_get(be, &after);
+        start[run] = (te - ts) * 1e-6;
+        st[0][run] = (after.witness_up_s - before.witness_up_s) * 1e3;
+        st[1][run] = (after.abc_device_s - before.abc_device_s) * 1e3;
+        st[2][run] = (after.abc_h_s - before.abc_h_s) * 1e3;
+        st[3][run] = (after.msm_h_s - before.msm_h_s) * 1e3;
+        st[4][run] = (after.msm_g1_s - before.msm_g1_s) * 1e3;
+        st[5][run] = (after.msm_g2_s - before.msm_g2_s) * 1e3;
+        st[6][run] = (after.host_abc_s - before.host_abc_s) * 1e3;
+        if (run == 0)
+            printf("  first start (uploads the bases, %.0f ms, and the R1CS, %.0f ms): %.0f ms%s\n",
+                   (after.bases_s - before.bases_s) * 1e3, (after.r1cs_up_s - before.r1cs_up_s) * 1e3, start[0],
+                   after.host_abc_starts > before.host_abc_starts ? " (a, b, c on the HOST: the R1CS did not fit)" : "");
+    }
+    if (rc_ == 0 && reps > 0) {
+        double smin = start[1], smax = start[1];
+        for (int i = 1; i < runs; i++) {
+            smin = start[i] < smin ? start[i] : smin;
+            smax = start[i] > smax ? start[i] : smax;
+        }
+        const double sm = med(start + 1, reps);
+        printf("  %-28s %10.1f ms (min %.1f, max %.1f, %d runs; aux %s)\n", "start", sm, smin, smax, reps,
+               packed_abc ? "packed" : "plain");
+        for (int i = 0; i < NS; i++) printf("    %-26s %10.1f ms\n", names[i], med(st[i] + 1, reps));
+        if (csv) {
+            fprintf(csv, "start,%u,%s,%.3f,%.3f,%.3f\n", k, g2where, sm, smin, smax);
+            for (int i = 0; i < NS; i++) fprintf(csv, "%s,%u,%s,%.3f,,\n", names[i], k, g2where, med(st[i] + 1, reps));
+        }
+    }
+    czk_backend_forget(be, &params);
+    free(start);
+    for (int i = 0; i < NS; i++) free(st[i]);
+    free(g1);
+    free(g2);
+    czk_witness_free(&w);
+    czk_r1cs_compact_free(&rc);
+    czk_bitmap_free(&a_aux);
+    czk_bitmap_free(&b_input);
+    czk_bitmap_free(&b_aux);
+    return rc_;
+}
+
 int main(int argc, char **argv) {
     int reps = 5, workers = 2;
+    bool device_abc = false;
     czk_g2_where g2 = CZK_G2_GPU;
     unsigned ks[16];
     int nk = 0;
@@ -362,11 +508,13 @@ int main(int argc, char **argv) {
             }
         } else if (!strcmp(argv[i], "--packed")) {
             packed_abc = true;
+        } else if (!strcmp(argv[i], "--device-abc")) {
+            device_abc = true;
         } else if (nk < 16 && atoi(argv[i]) >= 10 && atoi(argv[i]) <= 27) {
             ks[nk++] = (unsigned)atoi(argv[i]);
         } else {
             fprintf(stderr, "usage: bench_gpu_prove [--reps N] [--workers W] [--g2 gpu|cpu] [--abc random|binary|sha] "
-                            "[--packed] [K ...] (10 <= K <= 27, W <= 8)\n");
+                            "[--packed] [--device-abc] [K ...] (10 <= K <= 27, W <= 8)\n");
             return 2;
         }
     }
@@ -397,13 +545,16 @@ int main(int argc, char **argv) {
     mkdir("bench", 0755);
     mkdir("bench/results", 0755);
     char csv_name[64] = "bench/results/gpu_prove.csv";
-    if (abc_mode || packed_abc)
+    if (device_abc)
+        snprintf(csv_name, sizeof csv_name, "bench/results/gpu_prove_device_abc%s.csv", packed_abc ? "_packed" : "");
+    else if (abc_mode || packed_abc)
         snprintf(csv_name, sizeof csv_name, "bench/results/gpu_prove_abc_%s%s.csv", abc_names[abc_mode],
                  packed_abc ? "_packed" : "");
     FILE *csv = fopen(csv_name, "w");
     if (csv) fprintf(csv, "stage,log2_domain,b_g2_on,median_ms,min_ms,max_ms\n");
     int rc = 0;
-    for (int i = 0; i < nk && rc == 0; i++) rc = bench_k(be, ks[i], reps, workers, csv, where);
+    for (int i = 0; i < nk && rc == 0; i++)
+        rc = device_abc ? bench_device_abc(be, ks[i], reps, csv, where) : bench_k(be, ks[i], reps, workers, csv, where);
     if (csv) fclose(csv);
     czk_backend_close(be);
     czk_pool_destroy(pool);
