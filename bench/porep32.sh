@@ -114,7 +114,7 @@ ls -l "$PARAMS" | tee -a "$L/steps.log"
 VK=$(ls "$PARAMS"/*.vk | head -1)
 
 # ---- the sweep ----------------------------------------------------------------------------------------
-echo "config,partition_workers,gpu_workers,proofs,verified,s_per_proof_steady,s_per_proof_fill,first_proof_s,\
+echo "sector_size,config,partition_workers,gpu_workers,proofs,verified,s_per_proof_steady,s_per_proof_fill,first_proof_s,\
 czkd_ready_s,peak_rss_gib,gpu_busy" > "$L/porep32.csv"
 SOCK=$WORK/czkd.sock
 for cfg in $SWEEP; do
@@ -169,7 +169,7 @@ EOF
     first=$(awk -F, 'NR > 1 && $4 == "COMPLETED" {print $12}' "$L/batch-$name.csv" | sort -n | head -1)
     busy=$(awk -F', *' '{s += $2; n++} END {if (n) printf "%.3f", s / n / 100; else print "nan"}' \
         "$L/gpu-$name.csv")
-    echo "$name,$pw,$gw,$made,$ver,$steady,$fill,$first,$ready,$(awk -v k="$hwm" 'BEGIN {printf "%.2f", k / 1048576}'),$busy" \
+    echo "$SIZE,$name,$pw,$gw,$made,$ver,$steady,$fill,$first,$ready,$(awk -v k="$hwm" 'BEGIN {printf "%.2f", k / 1048576}'),$busy" \
         >> "$L/porep32.csv"
     # per-partition timelines from the debug log
     sed -n 's/.*job="\{0,1\}\([^" ]*\)"\{0,1\} part=\{0,1\}\([0-9]*\).*synthesis \([0-9.]*\)\.\.\([0-9.]*\) s, queued \([0-9.]*\), gpu \([0-9.]*\)\.\.\([0-9.]*\) s, finalized \([0-9.]*\).*/\1,\2,\3,\4,\5,\6,\7,\8/p' \
