@@ -57,7 +57,7 @@ static void slow_close(czk_backend *be) {
     czk_backend_close(x->cpu);
 }
 static const czk_backend_ops SLOW_OPS = {"slow-cpu", slow_start, slow_pending_bytes, slow_finish, slow_destroy, NULL,
-                                         slow_close, false};
+                                         slow_close, false, false, false};
 
 /* ---- helpers ------------------------------------------------------------------------ */
 

@@ -140,7 +140,7 @@ static void probe_destroy(czk_backend *be, czk_backend_pending *p) {
 }
 static void probe_close(czk_backend *be) { (void)be; }
 static const czk_backend_ops PROBE_OPS = {"probe-cpu", probe_start, probe_pending_bytes, probe_finish, probe_destroy,
-                                          NULL,        probe_close, false};
+                                          NULL,        probe_close, false, false, false};
 static czk_backend probe_be = {&PROBE_OPS, NULL, 0};
 
 /* ---- a thread that samples all along ---------------------------------------------- */
