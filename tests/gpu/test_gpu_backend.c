@@ -61,7 +61,7 @@ static bool make_assignment(keys *k, uint64_t seed, czk_assignment *asg, czk_poo
     }
     czk_assignment v = {w.input, w.n_input, w.aux, w.n_aux, a, b, c,
                         k->key.r1cs.n_constraints + k->key.r1cs.n_inputs, &k->key.a_aux, &k->key.b_input,
-                        &k->key.b_aux, NULL, NULL, NULL};
+                        &k->key.b_aux, NULL, NULL, NULL, NULL, NULL};
     *asg = v;
     return true;
 }

@@ -67,7 +67,7 @@ static czk_err prove(czk_backend *be, keys *k, const czk_params *params, uint64_
     }
     czk_assignment asg = {w.input, w.n_input, w.aux, w.n_aux, a, b, c,
                           k->key.r1cs.n_constraints + k->key.r1cs.n_inputs, &k->key.a_aux, &k->key.b_input,
-                          &k->key.b_aux, NULL, NULL, NULL};
+                          &k->key.b_aux, NULL, NULL, NULL, NULL, NULL};
     czk_backend_pending *p = NULL;
     czk_err e = czk_backend_start(be, &p, params, &asg, r, s, msg, sizeof msg);
     if (e != CZK_OK) return e;

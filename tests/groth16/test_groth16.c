@@ -108,7 +108,7 @@ static void test_split_api(keys *k, czk_pool *pool) {
     CHECK(czk_mem_in_use(CZK_MEM_ABC) > 0);
     czk_assignment asg = {w.input, w.n_input, w.aux, w.n_aux, a, b, c,
                           k->key.r1cs.n_constraints + k->key.r1cs.n_inputs, &k->key.a_aux, &k->key.b_input,
-                          &k->key.b_aux, NULL, NULL, NULL};
+                          &k->key.b_aux, NULL, NULL, NULL, NULL, NULL};
     czk_pending *p;
     CHECK(czk_prove_start(&p, &k->params, &asg, &r, &s, pool, msg, sizeof msg) == CZK_OK);
     CHECK_MSG(czk_mem_in_use(CZK_MEM_ABC) == 0 && czk_mem_buffers(CZK_MEM_ABC) == 0,
@@ -131,7 +131,7 @@ static void test_split_api(keys *k, czk_pool *pool) {
     CHECK(czk_r1cs_eval_abc(&k->key.r1cs, &w, &a, &b, &c, pool) == CZK_OK);
     czk_assignment asgb = {w.input, w.n_input, w.aux, w.n_aux, a, b, c,
                            k->key.r1cs.n_constraints + k->key.r1cs.n_inputs, &k->key.a_aux, &k->key.b_input,
-                           &k->key.b_aux, NULL, NULL, NULL};
+                           &k->key.b_aux, NULL, NULL, NULL, NULL, NULL};
     czk_backend_pending *bp;
     czk_proof three;
     CHECK(czk_backend_start(be, &bp, &k->params, &asgb, &r, &s, msg, sizeof msg) == CZK_OK);
@@ -148,7 +148,7 @@ static void test_split_api(keys *k, czk_pool *pool) {
     CHECK(czk_r1cs_eval_abc(&k->key.r1cs, &w, &a, &b, &c, pool) == CZK_OK);
     czk_assignment asg2 = {w.input, w.n_input, w.aux, w.n_aux, a, b, c,
                            k->key.r1cs.n_constraints + k->key.r1cs.n_inputs, &k->key.a_aux, &k->key.b_input,
-                           &k->key.b_aux, NULL, NULL, NULL};
+                           &k->key.b_aux, NULL, NULL, NULL, NULL, NULL};
     CHECK(czk_prove_start(&p, &k->params, &asg2, &r, &s, pool, msg, sizeof msg) == CZK_OK);
     czk_pending_destroy(p);
     CHECK(all_in_flight_zero());
@@ -158,7 +158,7 @@ static void test_split_api(keys *k, czk_pool *pool) {
     CHECK(czk_r1cs_eval_abc(&k->key.r1cs, &w, &a, &b, &c, pool) == CZK_OK);
     czk_assignment asg3 = {w.input, w.n_input - 1, w.aux, w.n_aux, a, b, c,
                            k->key.r1cs.n_constraints + k->key.r1cs.n_inputs, &k->key.a_aux, &k->key.b_input,
-                           &k->key.b_aux, NULL, NULL, NULL};
+                           &k->key.b_aux, NULL, NULL, NULL, NULL, NULL};
     CHECK(czk_prove_start(&p, &k->params, &asg3, &r, &s, pool, msg, sizeof msg) == CZK_ERR_MISMATCH);
     CHECK(p == NULL);
     CHECK(all_in_flight_zero());
@@ -189,7 +189,7 @@ static void test_packed_abc(keys *k, czk_pool *pool) {
         CHECK(czk_r1cs_eval_abc(&k->key.r1cs, &w, &a, &b, &c, pool) == CZK_OK);
         czk_assignment asg = {w.input, w.n_input, w.aux, w.n_aux, a, b, c,
                               k->key.r1cs.n_constraints + k->key.r1cs.n_inputs, &k->key.a_aux, &k->key.b_input,
-                              &k->key.b_aux, NULL, NULL, NULL};
+                              &k->key.b_aux, NULL, NULL, NULL, NULL, NULL};
         const size_t before = czk_assignment_abc_bytes(&asg);
         size_t saved = 0;
         if (way == 2) { /* only b packed: a and c stay plain */
@@ -231,7 +231,7 @@ static void test_packed_abc(keys *k, czk_pool *pool) {
         CHECK(czk_r1cs_eval_abc(&k->key.r1cs, &w, &a, &b, &c, pool) == CZK_OK);
         const size_t n_abc = k->key.r1cs.n_constraints + k->key.r1cs.n_inputs;
         czk_assignment asg = {w.input, w.n_input, w.aux, w.n_aux, a, b, c, n_abc, &k->key.a_aux, &k->key.b_input,
-                              &k->key.b_aux, NULL, NULL, NULL};
+                              &k->key.b_aux, NULL, NULL, NULL, NULL, NULL};
         CHECK(czk_fr_packed_make(&asg.a_packed, a, bad ? n_abc - 1 : n_abc, CZK_MEM_ABC, pool) == CZK_OK &&
               asg.a_packed);
         if (bad) {
