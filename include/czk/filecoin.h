@@ -59,8 +59,8 @@ void czk_fil_porep_id(const czk_fil_seal_proof *p, uint8_t out[32]);
 /* ---- parameter files (filecoin-proofs/parameters.json, v28) ---------------- */
 
 /* One circuit's files: every entry of parameters.json is in the table, under
- * czk's circuit ids "porep-<size>", "winning-post-<size>",
- * "window-post-<size>", "update-<size>", "update-poseidon-<size>" (32g, 64g),
+ * czk's circuit ids "porep-<size>", "winning-<size>",
+ * "wpost-<size>", "snap-<size>", "snap-poseidon-<size>" (32g, 64g),
  * size one of 2k, 8m, 512m, 32g, 64g. */
 typedef struct {
     const char *circuit_id;    /* "porep-32g" */

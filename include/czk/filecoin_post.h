@@ -27,7 +27,7 @@ typedef struct {
      * set sector_count 66 and challenge_count 1 (winning_post_setup_params) */
     uint32_t circuit_sector_count, circuit_challenge_count;
     uint8_t tree_base, tree_sub, tree_top;
-    const char *circuit_id; /* "winning-post-32g", "window-post-32g" */
+    const char *circuit_id; /* "winning-32g", "wpost-32g" */
 } czk_fil_post_proof;
 
 size_t czk_fil_post_proof_count(void);
@@ -47,8 +47,8 @@ typedef struct {
     uint32_t challenges_per_partition; /* challenge_count */
     uint32_t h;            /* h_default: hs(nodes)[3] */
     uint8_t tree_base, tree_sub, tree_top;
-    const char *circuit_id;          /* "update-32g" */
-    const char *circuit_id_poseidon; /* "update-poseidon-32g" (one partition of all challenges), or NULL */
+    const char *circuit_id;          /* "snap-32g" */
+    const char *circuit_id_poseidon; /* "snap-poseidon-32g" (one partition of all challenges), or NULL */
 } czk_fil_update_proof;
 
 size_t czk_fil_update_proof_count(void);

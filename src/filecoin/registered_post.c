@@ -31,21 +31,21 @@
 #define WDW12(N) CZK_FIL_POST_WINDOW, CZK_FIL_API_1_2, N, 10, N, 10
 
 static const czk_fil_post_proof POST_TABLE[] = {
-    POST(0, "StackedDrgWinning2KiBV1", WIN, K2, "winning-post-2k"),
-    POST(1, "StackedDrgWinning8MiBV1", WIN, M8, "winning-post-8m"),
-    POST(2, "StackedDrgWinning512MiBV1", WIN, M512, "winning-post-512m"),
-    POST(3, "StackedDrgWinning32GiBV1", WIN, G32, "winning-post-32g"),
-    POST(4, "StackedDrgWinning64GiBV1", WIN, G64, "winning-post-64g"),
-    POST(5, "StackedDrgWindow2KiBV1", WDW(2), K2, "window-post-2k"),
-    POST(6, "StackedDrgWindow8MiBV1", WDW(2), M8, "window-post-8m"),
-    POST(7, "StackedDrgWindow512MiBV1", WDW(2), M512, "window-post-512m"),
-    POST(8, "StackedDrgWindow32GiBV1", WDW(2349), G32, "window-post-32g"),
-    POST(9, "StackedDrgWindow64GiBV1", WDW(2300), G64, "window-post-64g"),
-    POST(10, "StackedDrgWindow2KiBV1_2", WDW12(2), K2, "window-post-2k"),
-    POST(11, "StackedDrgWindow8MiBV1_2", WDW12(2), M8, "window-post-8m"),
-    POST(12, "StackedDrgWindow512MiBV1_2", WDW12(2), M512, "window-post-512m"),
-    POST(13, "StackedDrgWindow32GiBV1_2", WDW12(2349), G32, "window-post-32g"),
-    POST(14, "StackedDrgWindow64GiBV1_2", WDW12(2300), G64, "window-post-64g"),
+    POST(0, "StackedDrgWinning2KiBV1", WIN, K2, "winning-2k"),
+    POST(1, "StackedDrgWinning8MiBV1", WIN, M8, "winning-8m"),
+    POST(2, "StackedDrgWinning512MiBV1", WIN, M512, "winning-512m"),
+    POST(3, "StackedDrgWinning32GiBV1", WIN, G32, "winning-32g"),
+    POST(4, "StackedDrgWinning64GiBV1", WIN, G64, "winning-64g"),
+    POST(5, "StackedDrgWindow2KiBV1", WDW(2), K2, "wpost-2k"),
+    POST(6, "StackedDrgWindow8MiBV1", WDW(2), M8, "wpost-8m"),
+    POST(7, "StackedDrgWindow512MiBV1", WDW(2), M512, "wpost-512m"),
+    POST(8, "StackedDrgWindow32GiBV1", WDW(2349), G32, "wpost-32g"),
+    POST(9, "StackedDrgWindow64GiBV1", WDW(2300), G64, "wpost-64g"),
+    POST(10, "StackedDrgWindow2KiBV1_2", WDW12(2), K2, "wpost-2k"),
+    POST(11, "StackedDrgWindow8MiBV1_2", WDW12(2), M8, "wpost-8m"),
+    POST(12, "StackedDrgWindow512MiBV1_2", WDW12(2), M512, "wpost-512m"),
+    POST(13, "StackedDrgWindow32GiBV1_2", WDW12(2349), G32, "wpost-32g"),
+    POST(14, "StackedDrgWindow64GiBV1_2", WDW12(2300), G64, "wpost-64g"),
 };
 #define NPOST (sizeof POST_TABLE / sizeof POST_TABLE[0])
 
@@ -56,11 +56,11 @@ static const czk_fil_post_proof POST_TABLE[] = {
 #define UPD(...) UPD_(__VA_ARGS__)
 
 static const czk_fil_update_proof UPDATE_TABLE[] = {
-    UPD(0, "StackedDrg2KiBV1", 1, 10, 1, K2, "update-2k", NULL),
-    UPD(1, "StackedDrg8MiBV1", 4, 10, 10, M8, "update-8m", NULL),
-    UPD(2, "StackedDrg512MiBV1", 16, 86, 10, M512, "update-512m", NULL),
-    UPD(3, "StackedDrg32GiBV1", 16, 86, 10, G32, "update-32g", "update-poseidon-32g"),
-    UPD(4, "StackedDrg64GiBV1", 16, 86, 10, G64, "update-64g", "update-poseidon-64g"),
+    UPD(0, "StackedDrg2KiBV1", 1, 10, 1, K2, "snap-2k", NULL),
+    UPD(1, "StackedDrg8MiBV1", 4, 10, 10, M8, "snap-8m", NULL),
+    UPD(2, "StackedDrg512MiBV1", 16, 86, 10, M512, "snap-512m", NULL),
+    UPD(3, "StackedDrg32GiBV1", 16, 86, 10, G32, "snap-32g", "snap-poseidon-32g"),
+    UPD(4, "StackedDrg64GiBV1", 16, 86, 10, G64, "snap-64g", "snap-poseidon-64g"),
 };
 #define NUPDATE (sizeof UPDATE_TABLE / sizeof UPDATE_TABLE[0])
 

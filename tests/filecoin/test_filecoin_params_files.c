@@ -47,14 +47,14 @@ int main(void) {
     CHECK(czk_fil_params_file_find(NULL) == NULL);
     CHECK(czk_fil_params_file_count() == 22); /* the .params entries of parameters.json */
     /* 32 GiB Window PoSt and sector update, copied from parameters.json */
-    check_file("window-post-32g", 34359738368ull,
+    check_file("wpost-32g", 34359738368ull,
                "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-8-0-"
                "0377ded656c6f524f1618760bffe4e0a1c51d5a70c4509eedae8a27555733edc.params",
                "2cf49eb26f1fee94c85781a390ddb4c8",
                "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-8-0-"
                "0377ded656c6f524f1618760bffe4e0a1c51d5a70c4509eedae8a27555733edc.vk",
                "0f8ec542485568fa3468c066e9fed82b");
-    check_file("update-32g", 34359738368ull,
+    check_file("snap-32g", 34359738368ull,
                "v28-empty-sector-update-merkletree-poseidon_hasher-8-8-0-"
                "3b7f44a9362e3985369454947bc94022e118211e49fd672d52bec1cbfd599d18.params",
                "1b3cfd761a961543f9eb273e435a06a2",
