@@ -26,6 +26,7 @@
 #include <stdint.h>
 #include "czk/budget.h"
 #include "czk/engine.h"
+#include "czk/filecoin_request.h"
 #include "czk/err.h"
 
 typedef struct czk_service czk_service;
@@ -57,7 +58,6 @@ void czk_service_close(czk_service *s);
 void czk_service_stop_accepting(czk_service *s);
 
 /* A Filecoin proof as Curio asks for it (cuzk's SubmitProofRequest fields). */
-typedef enum { CZK_FIL_KIND_NONE = 0, CZK_FIL_KIND_POREP_C2 } czk_fil_kind;
 typedef struct {
     czk_fil_kind kind;
     uint64_t registered_proof; /* abi.RegisteredSealProof */
