@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "czk/err.h"
+#include "czk/fr.h"
 
 /* The proto's ProofKind numbers. */
 typedef enum {
@@ -40,5 +41,37 @@ typedef struct {
 } czk_fil_request;
 
 void czk_fil_request_free(czk_fil_request *r);
+
+/* ---- from a request to a circuit's input (request.c) ----------------------- */
+
+/* A request decoded and checked: which circuit proves it, how many of its
+ * partitions, and the input the circuit reads (the porep-* circuits: an
+ * array of czk_fil_porep_partition; winning-* / wpost-*: one
+ * czk_fil_post_partition; snap-*: an array of czk_fil_update_partition). */
+typedef struct {
+    czk_fil_kind kind;
+    const char *circuit_id;  /* static */
+    size_t partitions;       /* partition proofs the request returns, in order */
+    void *data;              /* what the circuit's synthesize_input reads */
+    size_t bytes;            /* heap bytes held (for the memory budget) */
+    void *owner;             /* what czk_fil_prepared_free frees */
+    void (*free_fn)(void *owner);
+} czk_fil_prepared;
+
+/* Decodes and validates a request as czkd does at submit, all of it, once:
+ * the registered proof for the kind, every field's length, the vanilla
+ * proofs strictly (and their leaves against the challenges derived from
+ * the request's randomness, ids and commitments). CZK_ERR_UNSUPPORTED for a
+ * kind or registered proof czk cannot prove (with why), CZK_ERR_NO_MEMORY,
+ * otherwise CZK_ERR_INVALID_ARGUMENT with a message naming the field. On
+ * failure *out is zeroed. */
+czk_err czk_fil_request_prepare(const czk_fil_request *r, czk_fil_prepared *out, char *msg, size_t msglen);
+/* Public inputs of partition k (< partitions) as the verifier computes them
+ * from the request's public data, ONE excluded (as czk_fil_porep_public_inputs):
+ * up to cap values into out, their number into *n (CZK_ERR_BAD_LENGTH when
+ * cap is too small, *n still set; out may then be NULL). */
+czk_err czk_fil_prepared_public_inputs(const czk_fil_prepared *p, size_t k, czk_fr *out, size_t cap, size_t *n,
+                                       char *msg, size_t msglen);
+void czk_fil_prepared_free(czk_fil_prepared *p);
 
 #endif

@@ -1,7 +1,13 @@
 /* czk — a Filecoin proof request (include/czk/filecoin_request.h). */
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "czk/filecoin_c1.h"
+#include "czk/filecoin_porep.h"
 #include "czk/filecoin_request.h"
 
 void czk_fil_request_free(czk_fil_request *r) {
@@ -14,4 +20,129 @@ void czk_fil_request_free(czk_fil_request *r) {
     free(r->comm_r_new.data);
     free(r->comm_d_new.data);
     memset(r, 0, sizeof *r);
+}
+
+/* ---- PoRep C2 ---------------------------------------------------------------- */
+
+static void c1_free(void *p) {
+    czk_fil_c1_free(p);
+    free(p);
+}
+
+static bool all_zero(const uint8_t b[32]) {
+    for (int i = 0; i < 32; i++)
+        if (b[i]) return false;
+    return true;
+}
+
+/* What seal_commit_phase2 refuses before proving (filecoin-proofs
+ * api/seal.rs): a zero comm_d, comm_r or seed, and a C1 without partition
+ * proofs. */
+static czk_err c1_refuse_empty(const czk_fil_c1 *c1, char *msg, size_t msglen) {
+    const char *zero = all_zero(c1->comm_d) ? "comm_d" : all_zero(c1->comm_r) ? "comm_r"
+                       : all_zero(c1->seed) && c1->proof->feature != CZK_FIL_FEATURE_NON_INTERACTIVE ? "seed"
+                                                                                                 : NULL;
+    if (zero) {
+        snprintf(msg, msglen, "%s is all zero (seal_commit_phase2 refuses it)", zero);
+        return CZK_ERR_INVALID_ARGUMENT;
+    }
+    if (c1->n_partitions == 0) {
+        snprintf(msg, msglen, "vanilla_proofs has no partition proofs");
+        return CZK_ERR_INVALID_ARGUMENT;
+    }
+    return CZK_OK;
+}
+
+static czk_err prepare_porep(const czk_fil_request *r, czk_fil_prepared *out, char *msg, size_t msglen) {
+    if (!r->vanilla_proof.len) {
+        snprintf(msg, msglen, "vanilla_proof is empty: a PoRep C2 request carries the C1 output there");
+        return CZK_ERR_INVALID_ARGUMENT;
+    }
+    const czk_fil_seal_proof *sp = czk_fil_seal_proof_get(r->registered_proof);
+    if (sp && sp->feature == CZK_FIL_FEATURE_NON_INTERACTIVE) {
+        snprintf(msg, msglen,
+                 "registered_proof %" PRIu64 " (%s) is NI-PoRep: Filecoin's seal_commit_phase2 returns a SnarkPack "
+                 "aggregate of its partition proofs, and czk does not aggregate yet",
+                 r->registered_proof, sp->name);
+        return CZK_ERR_UNSUPPORTED;
+    }
+    czk_fil_c1 *c1 = calloc(1, sizeof *c1);
+    if (!c1) return CZK_ERR_NO_MEMORY;
+    char m[768] = "";
+    czk_err e = czk_fil_c1_decode(c1, r->vanilla_proof.data, r->vanilla_proof.len, m, sizeof m);
+    if (e == CZK_OK) e = czk_fil_c1_check_request(c1, r->registered_proof, r->sector_size, r->miner_id,
+                                                 r->sector_number, m, sizeof m);
+    if (e == CZK_OK) e = c1_refuse_empty(c1, m, sizeof m);
+    if (e == CZK_OK) {
+        /* about 3 s of one core for a 32 GiB C1: spread over up to 8 threads */
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        e = czk_fil_c1_validate_threads(c1, cpus < 1 ? 1 : cpus > 8 ? 8 : (size_t)cpus, m, sizeof m);
+    }
+    if (e != CZK_OK) {
+        snprintf(msg, msglen, "vanilla_proof (the C1 output): %s", m[0] ? m : czk_err_str(e));
+        c1_free(c1);
+        return e == CZK_ERR_NO_MEMORY ? e : CZK_ERR_INVALID_ARGUMENT;
+    }
+    out->circuit_id = c1->proof->circuit_id;
+    out->partitions = c1->n_partitions;
+    out->data = c1->partitions;
+    out->bytes = sizeof *c1 + czk_fil_c1_bytes(c1);
+    out->owner = c1;
+    out->free_fn = c1_free;
+    return CZK_OK;
+}
+
+static czk_err porep_inputs(const czk_fil_prepared *p, size_t k, czk_fr *out, size_t cap, size_t *n, char *msg,
+                            size_t msglen) {
+    const czk_fil_c1 *c1 = p->owner;
+    *n = czk_fil_porep_input_count(c1->proof);
+    if (cap < *n || !out) return CZK_ERR_BAD_LENGTH;
+    czk_fil_porep_instance in = {.proof = c1->proof};
+    memcpy(in.replica_id, c1->replica_id, 32);
+    memcpy(in.comm_d, c1->comm_d, 32);
+    memcpy(in.comm_r, c1->comm_r, 32);
+    memcpy(in.seed, c1->seed, 32);
+    return czk_fil_porep_public_inputs(&in, (uint32_t)k, out, msg, msglen);
+}
+
+/* ---- dispatch ---------------------------------------------------------------- */
+
+czk_err czk_fil_request_prepare(const czk_fil_request *r, czk_fil_prepared *out, char *msg, size_t msglen) {
+    memset(out, 0, sizeof *out);
+    if (msglen) msg[0] = 0;
+    czk_err e;
+    switch (r->kind) {
+    case CZK_FIL_KIND_POREP_C2: e = prepare_porep(r, out, msg, msglen); break;
+    case CZK_FIL_KIND_WINDOW_POST:
+    case CZK_FIL_KIND_WINNING_POST:
+    case CZK_FIL_KIND_SNAP:
+        snprintf(msg, msglen, "this proof kind is not implemented yet");
+        e = CZK_ERR_UNSUPPORTED;
+        break;
+    default:
+        snprintf(msg, msglen, "proof_kind %d is not a Filecoin proof kind", (int)r->kind);
+        e = CZK_ERR_INVALID_ARGUMENT;
+    }
+    if (e == CZK_OK) out->kind = r->kind;
+    else czk_fil_prepared_free(out);
+    return e;
+}
+
+czk_err czk_fil_prepared_public_inputs(const czk_fil_prepared *p, size_t k, czk_fr *out, size_t cap, size_t *n,
+                                       char *msg, size_t msglen) {
+    *n = 0;
+    if (k >= p->partitions) {
+        snprintf(msg, msglen, "partition %zu of %zu", k, p->partitions);
+        return CZK_ERR_INVALID_ARGUMENT;
+    }
+    switch (p->kind) {
+    case CZK_FIL_KIND_POREP_C2: return porep_inputs(p, k, out, cap, n, msg, msglen);
+    default: snprintf(msg, msglen, "no public inputs for this kind"); return CZK_ERR_UNSUPPORTED;
+    }
+}
+
+void czk_fil_prepared_free(czk_fil_prepared *p) {
+    if (!p) return;
+    if (p->free_fn) p->free_fn(p->owner);
+    memset(p, 0, sizeof *p);
 }
