@@ -26,6 +26,8 @@ typedef struct {
 } czk_fil_bytes;
 
 typedef struct {
+    int borrowed;                /* 1: the byte buffers belong to someone else (a decoded protobuf, a
+                                    journal payload): czk_fil_request_free frees only the arrays */
     czk_fil_kind kind;
     uint64_t registered_proof;   /* seal, PoSt or update proof number, by kind */
     uint64_t sector_size;        /* PoRep: the sector's (0: from the registered proof) */
