@@ -1,6 +1,7 @@
 /* czk — stacked/circuit/params.rs enforce_inclusion: storage-proofs-core's
  * PoRCircuit::synthesize (gadgets/por.rs) on a leaf and a root that are
- * already allocated (Root::Var), with a private root. */
+ * already allocated (Root::Var), with a private root; and the form the
+ * Fallback PoSt uses (post.c), whose leaf is a value (Root::Val). */
 #include <stdio.h>
 #include <string.h>
 
@@ -94,12 +95,22 @@ static czk_err path_check(czk_cs *cs, const czk_por_shape *t, const czk_fil_path
     return CZK_OK;
 }
 
-czk_err porep_enforce_inclusion(czk_cs *cs, const char *ns, const czk_por_shape *tree, const czk_fil_path *path,
-                                const czk_num *root, const czk_num *leaf) {
+/* PoRCircuit::synthesize with a private root given as Root::Var. The leaf
+ * is Root::Var (leaf non-NULL: no allocation) or Root::Val (leaf NULL: aux
+ * "value" = *leaf_value, unknown when leaf_value is NULL). */
+static czk_err inclusion(czk_cs *cs, const char *ns, const czk_por_shape *tree, const czk_fil_path *path,
+                         const czk_num *root, const czk_num *leaf, const czk_fr *leaf_value) {
     czk_err e = path ? path_check(cs, tree, path) : CZK_OK;
     if (e) return e;
     czk_cs_push_namespace(cs, ns);
-    czk_num cur = *leaf; /* "value": Root::Var, no allocation */
+    czk_num cur;
+    if (leaf) {
+        cur = *leaf;
+    } else {
+        czk_cs_push_namespace(cs, "value");
+        e = czk_num_alloc(cs, &cur, leaf_value);
+        czk_cs_pop_namespace(cs);
+    }
     czk_boolean auth_bits[64];
     size_t nb = 0, l = 0;
     static const char *const part_ns[3] = {"base", "sub", "top"};
@@ -119,4 +130,14 @@ czk_err porep_enforce_inclusion(czk_cs *cs, const char *ns, const czk_por_shape 
     if (!e) czk_num_enforce_equal(cs, "enforce root is correct", &cur, root);
     czk_cs_pop_namespace(cs);
     return e;
+}
+
+czk_err porep_enforce_inclusion(czk_cs *cs, const char *ns, const czk_por_shape *tree, const czk_fil_path *path,
+                                const czk_num *root, const czk_num *leaf) {
+    return inclusion(cs, ns, tree, path, root, leaf, NULL);
+}
+
+czk_err porep_enforce_inclusion_val(czk_cs *cs, const char *ns, const czk_por_shape *tree, const czk_fil_path *path,
+                                    const czk_num *root, const czk_fr *leaf) {
+    return inclusion(cs, ns, tree, path, root, NULL, leaf);
 }

@@ -36,6 +36,11 @@ void porep_tree_c_shape(const czk_porep_shape *s, czk_por_shape *out);
  * arities differ from the tree's shape fails with CZK_ERR_INVALID_ARGUMENT. */
 czk_err porep_enforce_inclusion(czk_cs *cs, const char *ns, const czk_por_shape *tree, const czk_fil_path *path,
                                 const czk_num *root, const czk_num *leaf);
+/* The same with the leaf as Root::Val (fallback/circuit.rs Sector::synthesize):
+ * first, inside ns, aux "value" (AllocatedNum "num") = *leaf (NULL: unknown,
+ * RECORD and COUNT modes only); the root stays Root::Var and private. */
+czk_err porep_enforce_inclusion_val(czk_cs *cs, const char *ns, const czk_por_shape *tree, const czk_fil_path *path,
+                                    const czk_num *root, const czk_fr *leaf);
 
 /* column.rs Column::alloc (in the caller's namespace): namespace "column",
  * then aux "column_num_row_i" per row (layers of them). col NULL: unknown
