@@ -40,9 +40,16 @@ typedef struct {
     czk_fil_bytes *vanilla_proofs; /* malloc'd */
     czk_fil_bytes randomness;    /* PoSt: 32 bytes */
     czk_fil_bytes comm_r_old, comm_r_new, comm_d_new; /* SnapDeals: 32 bytes each */
+    char *request_id;            /* NUL-terminated, malloc'd (borrowed like the byte buffers), or NULL */
+    int priority;                /* the proto's Priority number: 0 unspecified, 1 LOW … 4 CRITICAL */
 } czk_fil_request;
 
 void czk_fil_request_free(czk_fil_request *r);
+/* The bytes its byte fields hold together. */
+size_t czk_fil_request_bytes(const czk_fil_request *r);
+/* "POREP_SEAL_COMMIT", "SNAP_DEALS_UPDATE", "WINDOW_POST_PARTITION",
+ * "WINNING_POST" (the proto's names), "PROOF_KIND_UNSPECIFIED", or NULL. */
+const char *czk_fil_kind_name(czk_fil_kind k);
 
 /* ---- from a request to a circuit's input (request.c) ----------------------- */
 
@@ -75,5 +82,28 @@ czk_err czk_fil_request_prepare(const czk_fil_request *r, czk_fil_prepared *out,
 czk_err czk_fil_prepared_public_inputs(const czk_fil_prepared *p, size_t k, czk_fr *out, size_t cap, size_t *n,
                                        char *msg, size_t msglen);
 void czk_fil_prepared_free(czk_fil_prepared *p);
+
+/* ---- request files: proto3's canonical JSON of SubmitProofRequest (request_json.c) ---- */
+
+/* Decodes text (len bytes, UTF-8 JSON) into *out, which then owns every
+ * buffer (borrowed 0). The JSON mapping is proto3's
+ * (https://protobuf.dev/programming-guides/json/): field names in
+ * lowerCamelCase or as the proto spells them; enums by name or number;
+ * uint64 as a decimal string or a number; uint32 as a number or string;
+ * bytes as base64, standard or URL-safe, padded or not; repeated bytes as an
+ * array; null as the field's default. Refused with CZK_ERR_FORMAT and a
+ * message naming the field: malformed JSON, a field that is not
+ * SubmitProofRequest's, one given twice (under either name), a value of the
+ * wrong type or out of range, an unknown enum name or number; circuitId and
+ * circuitInput (czk's own circuits: not a Filecoin request).
+ * CZK_ERR_NO_MEMORY. On failure *out is zeroed. Linear in len. */
+czk_err czk_fil_request_from_json(const char *text, size_t len, czk_fil_request *out, char *msg, size_t msglen);
+/* Encodes r canonically: lowerCamelCase names in field-number order,
+ * fields at their default (0, empty, NULL) omitted, enums by name, uint64
+ * as strings, bytes as padded standard base64; two-space indented, a final
+ * newline. *out is malloc'd and NUL-terminated, *len its length.
+ * CZK_ERR_INVALID_ARGUMENT for a kind or priority outside the proto's
+ * enums or a request_id that is not UTF-8, CZK_ERR_NO_MEMORY. */
+czk_err czk_fil_request_to_json(const czk_fil_request *r, char **out, size_t *len);
 
 #endif

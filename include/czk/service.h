@@ -57,23 +57,17 @@ void czk_service_close(czk_service *s);
 /* The first half of close: refuse new submissions from now on. */
 void czk_service_stop_accepting(czk_service *s);
 
-/* A Filecoin proof as Curio asks for it (cuzk's SubmitProofRequest fields). */
-typedef struct {
-    czk_fil_kind kind;
-    uint64_t registered_proof; /* abi.RegisteredSealProof */
-    uint64_t sector_size, sector_number, miner_id;
-} czk_service_filecoin;
 
 typedef struct {
     const char *request_id;  /* idempotency key; NULL or "" for none */
     const char *circuit_id;  /* a circuit id known to czk_circuit_find (NULL for a Filecoin proof:
                                 the registered proof names it) */
-    const uint8_t *input;    /* the circuit's input payload; for demo and synthetic-K the ASCII
-                                decimal seed; for PoRep C2 the C1 output (cuzk's envelope or the
-                                bare JSON) */
+    const uint8_t *input;    /* the circuit's input payload (demo, synthetic-K, gadget-*: the ASCII
+                                decimal seed); unused for a Filecoin proof */
     size_t input_len;
     czk_priority priority;
-    czk_service_filecoin fil; /* kind NONE for czk's circuits */
+    czk_fil_request fil;     /* a Filecoin proof as Curio asks for it (kind NONE for czk's circuits);
+                                submit reads it and keeps nothing of it */
 } czk_service_request;
 
 /* Submits a job; job_id receives its id (the request id, or a generated

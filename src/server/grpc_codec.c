@@ -3,6 +3,7 @@
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "grpc_internal.h"
@@ -167,25 +168,56 @@ static bool priority_of(int p, czk_priority *out) {
     }
 }
 
-/* PoRep C2 as Curio sends it: registered_proof, sector_size, sector_number,
- * miner_id and the C1 output in vanilla_proof (the service decodes it). */
-static grpc_status_code porep_request(const Cuzk__V1__SubmitProofRequest *r, czk_service_request *out, char *msg,
-                                      size_t msglen) {
-    if (!priority_of((int)r->priority, &out->priority))
+/* cuzk's Priority::default_for a request that names none: WinningPoSt
+ * CRITICAL, WindowPoSt HIGH, the others NORMAL. */
+static czk_priority default_priority(int kind) {
+    return kind == CUZK__V1__PROOF_KIND__WINNING_POST            ? CZK_PRIO_CRITICAL
+           : kind == CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION ? CZK_PRIO_HIGH
+                                                                 : CZK_PRIO_NORMAL;
+}
+
+static czk_fil_bytes borrow(const ProtobufCBinaryData *b) {
+    czk_fil_bytes v = {b->len ? b->data : NULL, b->len};
+    return v;
+}
+
+/* A Filecoin proof as Curio sends it (proof_kind and its fields); the
+ * service decodes and checks the vanilla proofs. The request borrows the
+ * message's bytes (and owns its vanilla_proofs array). */
+static grpc_status_code filecoin_request(const Cuzk__V1__SubmitProofRequest *r, czk_service_request *out, char *msg,
+                                         size_t msglen) {
+    int kind = (int)r->proof_kind;
+    if (r->priority == CUZK__V1__PRIORITY__PRIORITY_UNSPECIFIED) out->priority = default_priority(kind);
+    else if (!priority_of((int)r->priority, &out->priority))
         return bad(msg, msglen, GRPC_STATUS_INVALID_ARGUMENT, "unknown priority %d", (int)r->priority);
-    if (r->vanilla_proof.len == 0 || !r->vanilla_proof.data)
+    if (kind == CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT && (r->vanilla_proof.len == 0 || !r->vanilla_proof.data))
         return bad(msg, msglen, GRPC_STATUS_INVALID_ARGUMENT,
                    "POREP_SEAL_COMMIT needs the C1 output in vanilla_proof (field 10)");
+    if (kind != CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT && r->n_vanilla_proofs == 0)
+        return bad(msg, msglen, GRPC_STATUS_INVALID_ARGUMENT, "%s needs its vanilla proofs in vanilla_proofs (field 11)",
+                   proof_kind_name(kind));
     const char *rid = r->request_id ? r->request_id : "";
     out->request_id = *rid ? rid : NULL;
     out->circuit_id = NULL;
-    out->input = r->vanilla_proof.data;
-    out->input_len = r->vanilla_proof.len;
-    out->fil.kind = CZK_FIL_KIND_POREP_C2;
-    out->fil.registered_proof = r->registered_proof;
-    out->fil.sector_size = r->sector_size;
-    out->fil.sector_number = r->sector_number;
-    out->fil.miner_id = r->miner_id;
+    czk_fil_request *f = &out->fil;
+    f->borrowed = 1;
+    f->kind = (czk_fil_kind)kind;
+    f->registered_proof = r->registered_proof;
+    f->sector_size = r->sector_size;
+    f->sector_number = r->sector_number;
+    f->miner_id = r->miner_id;
+    f->partition_index = r->partition_index;
+    f->vanilla_proof = borrow(&r->vanilla_proof);
+    f->randomness = borrow(&r->randomness);
+    f->comm_r_old = borrow(&r->comm_r_old);
+    f->comm_r_new = borrow(&r->comm_r_new);
+    f->comm_d_new = borrow(&r->comm_d_new);
+    if (r->n_vanilla_proofs) {
+        f->vanilla_proofs = calloc(r->n_vanilla_proofs, sizeof *f->vanilla_proofs);
+        if (!f->vanilla_proofs) return bad(msg, msglen, GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+        f->n_vanilla_proofs = r->n_vanilla_proofs;
+        for (size_t i = 0; i < r->n_vanilla_proofs; i++) f->vanilla_proofs[i] = borrow(&r->vanilla_proofs[i]);
+    }
     return GRPC_STATUS_OK;
 }
 
@@ -212,19 +244,16 @@ static grpc_status_code check_submit(const Cuzk__V1__SubmitProofRequest *r, czk_
         rq->vanilla_proofs_bytes += r->vanilla_proofs[i].len;
     }
     const char *cid = r->circuit_id ? r->circuit_id : "";
-    if (!*cid && kind == CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT)
-        return porep_request(r, out, msg, msglen);
-    if (!*cid) {
-        if (kind == 0)
-            return bad(msg, msglen, GRPC_STATUS_INVALID_ARGUMENT,
-                       "the request names no proof: set proof_kind, or circuit_id (field 100) to a czk circuit "
-                       "(demo, synthetic-K, gadget-*)");
-        return bad(msg, msglen, GRPC_STATUS_UNIMPLEMENTED,
-                   "proof kind %s is not implemented in czk yet (the request carried a vanilla_proof of %zu bytes "
-                   "and %zu vanilla_proofs of %zu bytes in all); czk proves its own circuits: set circuit_id "
-                   "(field 100) and circuit_input (field 101)",
-                   proof_kind_name(kind), r->vanilla_proof.len, rq->n_vanilla_proofs, rq->vanilla_proofs_bytes);
-    }
+    if (!*cid && kind != 0) return filecoin_request(r, out, msg, msglen);
+    if (!*cid)
+        return bad(msg, msglen, GRPC_STATUS_INVALID_ARGUMENT,
+                   "the request names no proof: set proof_kind, or circuit_id (field 100) to a czk circuit "
+                   "(demo, synthetic-K, gadget-*)");
+    if (kind != 0)
+        return bad(msg, msglen, GRPC_STATUS_INVALID_ARGUMENT,
+                   "the request names both proof_kind %s and circuit_id '%s': a Filecoin proof or a czk circuit, "
+                   "not both",
+                   proof_kind_name(kind), cid);
     if ((c = check_circuit_id(cid, "circuit_id", msg, msglen)) != GRPC_STATUS_OK) return c;
     czk_priority prio;
     if (!priority_of((int)r->priority, &prio))
@@ -315,6 +344,7 @@ static bool wire_ok(const uint8_t *p, size_t n, const uint32_t *strings, size_t 
 
 void czk_grpc_request_free(czk_grpc_request *r) {
     if (!r) return;
+    czk_fil_request_free(&r->submit.fil); /* borrowed: frees only its array */
     if (r->msg) protobuf_c_message_free_unpacked(r->msg, NULL);
     memset(r, 0, sizeof *r);
 }

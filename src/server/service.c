@@ -444,23 +444,24 @@ static void requeue(czk_service *s, const czk_journal_job *jj) {
     czk_circuit c;
     czk_err e;
     czk_circuit_input cin = {0};
-    czk_service_filecoin fil = {CZK_FIL_KIND_NONE, 0, 0, 0, 0};
+    czk_fil_request fil = {0};
     if ((e = czk_journal_read_input(s->journal, jj->id, &in, &len, m, sizeof m)) == CZK_OK) {
         if (czk_svc_fil_is_payload(in, len)) {
-            const uint8_t *c1;
-            size_t c1_len;
             const char *cid = NULL;
-            if ((e = czk_svc_fil_unframe(in, len, &fil, &c1, &c1_len)) != CZK_OK)
+            if ((e = czk_svc_fil_unframe(in, len, &fil)) != CZK_OK)
                 snprintf(m, sizeof m, "its journalled Filecoin request is malformed");
-            else if ((e = czk_svc_fil_prepare(&fil, c1, c1_len, &cin, &cid, m, sizeof m)) == CZK_OK &&
+            else if ((e = czk_svc_fil_prepare(&fil, &cin, &cid, m, sizeof m)) == CZK_OK &&
                      strcmp(cid, jj->circuit_id) != 0) {
-                snprintf(m, sizeof m, "its C1 output is for %s, the journal says %s", cid, jj->circuit_id);
+                snprintf(m, sizeof m, "its request is for %s, the journal says %s", cid, jj->circuit_id);
                 e = CZK_ERR_MISMATCH;
             }
         } else {
             e = czk_service_parse_seed(in, len, &seed, m, sizeof m);
         }
     }
+    czk_fil_kind kind = fil.kind;
+    uint64_t sector_number = fil.sector_number, miner_id = fil.miner_id;
+    czk_fil_request_free(&fil); /* it borrowed in's bytes; the prepared input holds copies */
     if (e != CZK_OK || (e = czk_circuit_find(&c, jj->circuit_id, m, sizeof m)) != CZK_OK ||
         (e = czk_svc_ensure_loaded(s, jj->circuit_id, &al, &load_ms, m, sizeof m)) != CZK_OK) {
         free(in);
@@ -500,9 +501,9 @@ static void requeue(czk_service *s, const czk_journal_job *jj) {
     pthread_mutex_lock(&s->mu);
     append_job(s, job);
     pthread_mutex_unlock(&s->mu);
-    if (fil.kind != CZK_FIL_KIND_NONE)
-        czk_log(CZK_LOG_INFO, name, CZK_LOG_NO_PART, "re-queued: %s, sector %" PRIu64 " of miner %" PRIu64,
-                jj->circuit_id, fil.sector_number, fil.miner_id);
+    if (kind != CZK_FIL_KIND_NONE)
+        czk_log(CZK_LOG_INFO, name, CZK_LOG_NO_PART, "re-queued: %s, %s of miner %" PRIu64 " (sector %" PRIu64 ")",
+                jj->circuit_id, czk_fil_kind_name(kind), miner_id, sector_number);
     else
         czk_log(CZK_LOG_INFO, name, CZK_LOG_NO_PART, "re-queued: %s seed %" PRIu64, jj->circuit_id, seed);
 }
@@ -669,7 +670,8 @@ czk_err czk_service_submit(czk_service *s, const czk_service_request *req, char 
     uint32_t *qp = queue_position_out ? queue_position_out : &qp_dummy;
     job_id[0] = 0;
     *qp = 0;
-    if (!req || (!req->circuit_id && req->fil.kind == CZK_FIL_KIND_NONE) || (!req->input && req->input_len)) {
+    if (!req || (!req->circuit_id && req->fil.kind == CZK_FIL_KIND_NONE) || (!req->input && req->input_len) ||
+        (req->circuit_id && req->fil.kind != CZK_FIL_KIND_NONE)) {
         set_msg(msg, msglen, "no circuit id or input");
         return CZK_ERR_INVALID_ARGUMENT;
     }
@@ -711,16 +713,16 @@ czk_err czk_service_submit(czk_service *s, const czk_service_request *req, char 
         e = CZK_ERR_INVALID_ARGUMENT;
         goto out;
     }
-    if (req->input_len > s->cfg.max_input_bytes) {
-        set_msg(msg, msglen, "input of %zu bytes is larger than the limit of %zu", req->input_len,
+    size_t in_bytes = req->fil.kind != CZK_FIL_KIND_NONE ? czk_fil_request_bytes(&req->fil) : req->input_len;
+    if (in_bytes > s->cfg.max_input_bytes) {
+        set_msg(msg, msglen, "input of %zu bytes is larger than the limit of %zu", in_bytes,
                 s->cfg.max_input_bytes);
         e = CZK_ERR_INVALID_ARGUMENT;
         goto out;
     }
     if (req->fil.kind != CZK_FIL_KIND_NONE) {
-        if ((e = czk_svc_fil_prepare(&req->fil, req->input, req->input_len, &cin, &circuit_id, msg, msglen)) !=
-                CZK_OK ||
-            (e = czk_svc_fil_frame(req, &framed, &payload_len)) != CZK_OK)
+        if ((e = czk_svc_fil_prepare(&req->fil, &cin, &circuit_id, msg, msglen)) != CZK_OK ||
+            (e = czk_svc_fil_frame(&req->fil, &framed, &payload_len)) != CZK_OK)
             goto out;
         payload = framed;
     }
@@ -824,9 +826,10 @@ czk_err czk_service_submit(czk_service *s, const czk_service_request *req, char 
         pthread_mutex_unlock(&s->submit_mu);
         if (req->fil.kind != CZK_FIL_KIND_NONE)
             czk_log(CZK_LOG_INFO, job_id, CZK_LOG_NO_PART,
-                    "accepted: %s, sector %" PRIu64 " of miner %" PRIu64 ", %zu partition(s), priority %s, %u ahead",
-                    c.id, req->fil.sector_number, req->fil.miner_id, n_parts, czk_priority_name(req->priority),
-                    *qp);
+                    "accepted: %s, %s of miner %" PRIu64 " (sector %" PRIu64 "), %zu partition(s), priority %s, %u "
+                    "ahead",
+                    c.id, czk_fil_kind_name(req->fil.kind), req->fil.miner_id, req->fil.sector_number, n_parts,
+                    czk_priority_name(req->priority), *qp);
         else
             czk_log(CZK_LOG_INFO, job_id, CZK_LOG_NO_PART, "accepted: %s seed %" PRIu64 ", priority %s, %u ahead",
                     c.id, seed, czk_priority_name(req->priority), *qp);

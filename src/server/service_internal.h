@@ -56,19 +56,19 @@ struct czk_service {
  * that fits in 64 bits. CZK_ERR_INVALID_ARGUMENT with a message otherwise. */
 czk_err czk_service_parse_seed(const uint8_t *in, size_t len, uint64_t *seed, char *msg, size_t msglen);
 
-/* Filecoin jobs (filecoin_jobs.c). The journal's payload of a PoRep C2
- * job: the request's facts and the C1 bytes (czk_svc_fil_frame makes it,
- * czk_svc_fil_unframe reads it back, CZK_ERR_FORMAT for another payload). */
+/* Filecoin jobs (filecoin_jobs.c). The journal's payload of a Filecoin
+ * job is the whole request (czk_svc_fil_frame makes it, czk_svc_fil_unframe
+ * reads it back into a request that borrows the payload's bytes: free it
+ * with czk_fil_request_free before the payload; CZK_ERR_FORMAT for another
+ * payload). */
 bool czk_svc_fil_is_payload(const uint8_t *in, size_t len);
-czk_err czk_svc_fil_frame(const czk_service_request *req, uint8_t **out, size_t *out_len);
-czk_err czk_svc_fil_unframe(const uint8_t *in, size_t len, czk_service_filecoin *fil, const uint8_t **c1,
-                            size_t *c1_len);
-/* Decodes the C1 output, checks it against the request's facts and its
- * registered proof, and makes the engine's input of it (*circuit_id: the
- * proof's circuit, e.g. "porep-32g"). CZK_ERR_INVALID_ARGUMENT with a message
- * naming the field for anything wrong in it. */
-czk_err czk_svc_fil_prepare(const czk_service_filecoin *fil, const uint8_t *c1_bytes, size_t c1_len,
-                            czk_circuit_input *out, const char **circuit_id, char *msg, size_t msglen);
+czk_err czk_svc_fil_frame(const czk_fil_request *r, uint8_t **out, size_t *out_len);
+czk_err czk_svc_fil_unframe(const uint8_t *in, size_t len, czk_fil_request *r);
+/* Decodes and checks the request (czk_fil_request_prepare) and makes the
+ * engine's input of it (*circuit_id: its circuit, e.g. "porep-32g"). Errors
+ * as czk_fil_request_prepare's, with a message naming the field. */
+czk_err czk_svc_fil_prepare(const czk_fil_request *r, czk_circuit_input *out, const char **circuit_id, char *msg,
+                            size_t msglen);
 
 /* A public call begins / ends: false once the service is closed (close
  * waits until every call has ended). */

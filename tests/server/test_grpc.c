@@ -83,7 +83,8 @@ static void test_decode(void) {
     CHECK(decode_msg(CZK_GRPC_CANCEL, &cq.base, &rq, msg, sizeof msg) == GRPC_STATUS_OK && !strcmp(rq.job_id, curio_id));
     czk_grpc_request_free(&rq);
 
-    /* WindowPoSt as Curio sends it: three vanilla proofs, not yet provable */
+    /* WindowPoSt as Curio sends it: three vanilla proofs, handed to the
+     * service (which decodes them) as a borrowed Filecoin request */
     Cuzk__V1__SubmitProofRequest sr = CUZK__V1__SUBMIT_PROOF_REQUEST__INIT;
     uint8_t v0[100], v1[200], v2[37], comm[33];
     memset(v0, 1, sizeof v0);
@@ -93,28 +94,60 @@ static void test_decode(void) {
     ProtobufCBinaryData vp[3] = {{sizeof v0, v0}, {sizeof v1, v1}, {sizeof v2, v2}};
     sr.request_id = (char *)curio_id;
     sr.proof_kind = CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION;
-    sr.priority = CUZK__V1__PRIORITY__HIGH;
+    sr.priority = CUZK__V1__PRIORITY__LOW;
     sr.n_vanilla_proofs = 3;
     sr.vanilla_proofs = vp;
     sr.miner_id = 1000;
+    sr.partition_index = 2;
+    sr.registered_proof = 13;
     sr.randomness.data = comm;
     sr.randomness.len = 32;
     grpc_status_code c = decode_msg(CZK_GRPC_SUBMIT, &sr.base, &rq, msg, sizeof msg);
-    CHECK_MSG(c == GRPC_STATUS_UNIMPLEMENTED && strstr(msg, "WINDOW_POST_PARTITION") &&
-                  strstr(msg, "3 vanilla_proofs of 337 bytes"),
+    CHECK_MSG(c == GRPC_STATUS_OK && rq.submit.fil.kind == CZK_FIL_KIND_WINDOW_POST && rq.submit.fil.borrowed &&
+                  rq.submit.fil.n_vanilla_proofs == 3 && rq.submit.fil.vanilla_proofs[1].len == 200 &&
+                  !memcmp(rq.submit.fil.vanilla_proofs[2].data, v2, sizeof v2) && rq.submit.fil.randomness.len == 32 &&
+                  rq.submit.fil.partition_index == 2 && rq.submit.fil.registered_proof == 13 &&
+                  rq.submit.fil.miner_id == 1000 && rq.submit.priority == CZK_PRIO_LOW && !rq.submit.circuit_id &&
+                  rq.n_vanilla_proofs == 3 && rq.vanilla_proofs_bytes == 337,
               "WindowPoSt: %s: %s", czk_grpc_status_name(c), msg);
+    czk_grpc_request_free(&rq);
+    /* no priority: cuzk's defaults by kind (WindowPoSt HIGH, WinningPoSt CRITICAL) */
+    sr.priority = CUZK__V1__PRIORITY__PRIORITY_UNSPECIFIED;
+    c = decode_msg(CZK_GRPC_SUBMIT, &sr.base, &rq, msg, sizeof msg);
+    CHECK_MSG(c == GRPC_STATUS_OK && rq.submit.priority == CZK_PRIO_HIGH, "WindowPoSt default priority: %s", msg);
+    czk_grpc_request_free(&rq);
+    sr.proof_kind = CUZK__V1__PROOF_KIND__WINNING_POST;
+    c = decode_msg(CZK_GRPC_SUBMIT, &sr.base, &rq, msg, sizeof msg);
+    CHECK_MSG(c == GRPC_STATUS_OK && rq.submit.priority == CZK_PRIO_CRITICAL &&
+                  rq.submit.fil.kind == CZK_FIL_KIND_WINNING_POST,
+              "WinningPoSt default priority: %s", msg);
+    czk_grpc_request_free(&rq);
+    /* without vanilla proofs a PoSt is refused here, naming the field */
+    sr.n_vanilla_proofs = 0;
+    c = decode_msg(CZK_GRPC_SUBMIT, &sr.base, &rq, msg, sizeof msg);
+    CHECK_MSG(c == GRPC_STATUS_INVALID_ARGUMENT && strstr(msg, "vanilla_proofs"), "WinningPoSt without proofs: %s",
+              msg);
+    sr.n_vanilla_proofs = 3;
+    sr.proof_kind = CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION;
     /* the same inside Prove */
     Cuzk__V1__ProveRequest pr = CUZK__V1__PROVE_REQUEST__INIT;
     pr.submit = &sr;
     c = decode_msg(CZK_GRPC_PROVE, &pr.base, &rq, msg, sizeof msg);
-    CHECK_MSG(c == GRPC_STATUS_UNIMPLEMENTED && strstr(msg, "3 vanilla_proofs of 337 bytes"), "Prove: %s", msg);
-    /* vanilla proofs ride along with a czk circuit too: decoded, counted */
+    CHECK_MSG(c == GRPC_STATUS_OK && rq.submit.fil.kind == CZK_FIL_KIND_WINDOW_POST &&
+                  rq.submit.fil.n_vanilla_proofs == 3,
+              "Prove: %s", msg);
+    czk_grpc_request_free(&rq);
+    /* a proof kind and a czk circuit together: which one? refused */
     sr.circuit_id = "demo";
     sr.circuit_input.data = (uint8_t *)"5";
     sr.circuit_input.len = 1;
     c = decode_msg(CZK_GRPC_SUBMIT, &sr.base, &rq, msg, sizeof msg);
+    CHECK_MSG(c == GRPC_STATUS_INVALID_ARGUMENT && strstr(msg, "not both"), "kind and circuit: %s", msg);
+    /* vanilla proofs ride along with a czk circuit: decoded, counted, unused */
+    sr.proof_kind = CUZK__V1__PROOF_KIND__PROOF_KIND_UNSPECIFIED;
+    c = decode_msg(CZK_GRPC_SUBMIT, &sr.base, &rq, msg, sizeof msg);
     CHECK_MSG(c == GRPC_STATUS_OK && rq.n_vanilla_proofs == 3 && rq.vanilla_proofs_bytes == 337 &&
-                  !strcmp(rq.submit.request_id, curio_id),
+                  rq.submit.fil.kind == CZK_FIL_KIND_NONE && !strcmp(rq.submit.request_id, curio_id),
               "demo with vanilla proofs: %s", msg);
     czk_grpc_request_free(&rq);
     sr.circuit_id = NULL;
@@ -136,7 +169,10 @@ static void test_decode(void) {
         b->len = 32;
     }
     c = decode_msg(CZK_GRPC_SUBMIT, &sr.base, &rq, msg, sizeof msg);
-    CHECK_MSG(c == GRPC_STATUS_UNIMPLEMENTED && strstr(msg, "SNAP_DEALS_UPDATE"), "SnapDeals: %s", msg);
+    CHECK_MSG(c == GRPC_STATUS_OK && rq.submit.fil.kind == CZK_FIL_KIND_SNAP && rq.submit.fil.comm_d_new.len == 32 &&
+                  !memcmp(rq.submit.fil.comm_r_old.data, comm, 32) && rq.submit.priority == CZK_PRIO_NORMAL,
+              "SnapDeals: %s", msg);
+    czk_grpc_request_free(&rq);
     /* PoRep C2: the C1 output goes to the service undecoded, with the
      * request's facts; without one the request is refused here */
     Cuzk__V1__SubmitProofRequest pq = CUZK__V1__SUBMIT_PROOF_REQUEST__INIT;
@@ -153,7 +189,8 @@ static void test_decode(void) {
     c = decode_msg(CZK_GRPC_SUBMIT, &pq.base, &rq, msg, sizeof msg);
     CHECK_MSG(c == GRPC_STATUS_OK && rq.submit.fil.kind == CZK_FIL_KIND_POREP_C2 && !rq.submit.circuit_id &&
                   rq.submit.fil.registered_proof == 8 && rq.submit.fil.sector_size == 2048 &&
-                  rq.submit.fil.sector_number == 5 && rq.submit.fil.miner_id == 1000 && rq.submit.input_len == 15 &&
+                  rq.submit.fil.sector_number == 5 && rq.submit.fil.miner_id == 1000 &&
+                  rq.submit.fil.vanilla_proof.len == 15 &&
                   !strcmp(rq.submit.request_id, "porep-1000-5"),
               "PoRep request: %s", msg);
     czk_grpc_request_free(&rq);
@@ -167,7 +204,8 @@ static void test_decode(void) {
     CHECK_MSG(c == GRPC_STATUS_INVALID_ARGUMENT && strstr(msg, "255"), "a 256-byte request id: %s", msg);
     longid[255] = 0;
     c = decode_msg(CZK_GRPC_SUBMIT, &sr.base, &rq, msg, sizeof msg);
-    CHECK_MSG(c == GRPC_STATUS_UNIMPLEMENTED, "a 255-byte request id: %s", msg);
+    CHECK_MSG(c == GRPC_STATUS_OK, "a 255-byte request id: %s", msg);
+    czk_grpc_request_free(&rq);
 }
 
 /* ---- in process ------------------------------------------------------------------------ */
