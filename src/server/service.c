@@ -501,9 +501,12 @@ static void requeue(czk_service *s, const czk_journal_job *jj) {
     pthread_mutex_lock(&s->mu);
     append_job(s, job);
     pthread_mutex_unlock(&s->mu);
-    if (kind != CZK_FIL_KIND_NONE)
-        czk_log(CZK_LOG_INFO, name, CZK_LOG_NO_PART, "re-queued: %s, %s of miner %" PRIu64 " (sector %" PRIu64 ")",
-                jj->circuit_id, czk_fil_kind_name(kind), miner_id, sector_number);
+    if (kind == CZK_FIL_KIND_POREP_C2)
+        czk_log(CZK_LOG_INFO, name, CZK_LOG_NO_PART, "re-queued: %s, sector %" PRIu64 " of miner %" PRIu64,
+                jj->circuit_id, sector_number, miner_id);
+    else if (kind != CZK_FIL_KIND_NONE)
+        czk_log(CZK_LOG_INFO, name, CZK_LOG_NO_PART, "re-queued: %s, %s of miner %" PRIu64, jj->circuit_id,
+                czk_fil_kind_name(kind), miner_id);
     else
         czk_log(CZK_LOG_INFO, name, CZK_LOG_NO_PART, "re-queued: %s seed %" PRIu64, jj->circuit_id, seed);
 }
@@ -824,12 +827,15 @@ czk_err czk_service_submit(czk_service *s, const czk_service_request *req, char 
         pthread_cond_broadcast(&s->cv);
         pthread_mutex_unlock(&s->mu);
         pthread_mutex_unlock(&s->submit_mu);
-        if (req->fil.kind != CZK_FIL_KIND_NONE)
+        if (req->fil.kind == CZK_FIL_KIND_POREP_C2)
             czk_log(CZK_LOG_INFO, job_id, CZK_LOG_NO_PART,
-                    "accepted: %s, %s of miner %" PRIu64 " (sector %" PRIu64 "), %zu partition(s), priority %s, %u "
-                    "ahead",
-                    c.id, czk_fil_kind_name(req->fil.kind), req->fil.miner_id, req->fil.sector_number, n_parts,
-                    czk_priority_name(req->priority), *qp);
+                    "accepted: %s, sector %" PRIu64 " of miner %" PRIu64 ", %zu partition(s), priority %s, %u ahead",
+                    c.id, req->fil.sector_number, req->fil.miner_id, n_parts, czk_priority_name(req->priority), *qp);
+        else if (req->fil.kind != CZK_FIL_KIND_NONE)
+            czk_log(CZK_LOG_INFO, job_id, CZK_LOG_NO_PART,
+                    "accepted: %s, %s of miner %" PRIu64 ", %zu partition(s), priority %s, %u ahead", c.id,
+                    czk_fil_kind_name(req->fil.kind), req->fil.miner_id, n_parts, czk_priority_name(req->priority),
+                    *qp);
         else
             czk_log(CZK_LOG_INFO, job_id, CZK_LOG_NO_PART, "accepted: %s seed %" PRIu64 ", priority %s, %u ahead",
                     c.id, seed, czk_priority_name(req->priority), *qp);
