@@ -7,7 +7,6 @@
 
 #include "cli.h"
 #include "czk/circuit.h"
-#include "czk/circuit_porep.h"
 #include "czk/groth16_io.h"
 #include "czk/mem.h"
 #include "czk/r1cs_compact.h"
@@ -65,13 +64,12 @@ static czk_err count_adapter(czk_cs *cs, void *ctx) {
     return c->synthesize(cs, c, 0, 0);
 }
 
-/* The structure of c: the PoRep circuits (130M constraints for 32 GiB) are
+/* The structure of c: the Filecoin circuits (those with synthesize_input:
+ * 130M constraints for a 32 GiB PoRep partition, 125M for wpost-32g) are
  * counted without being recorded (czk_r1cs_count); the others, whose
  * synthesis may read values back, are recorded. Both give the same figures. */
 static czk_err circuit_counts(const czk_circuit *c, czk_r1cs_counts *k, char *msg, size_t msglen) {
-    czk_porep_shape shape;
-    if (czk_porep_circuit_shape(c, &shape, NULL, 0) == CZK_OK)
-        return czk_r1cs_count(k, count_adapter, (void *)c, msg, msglen);
+    if (c->synthesize_input) return czk_r1cs_count(k, count_adapter, (void *)c, msg, msglen);
     czk_r1cs r;
     czk_err e = czk_circuit_record(c, &r, msg, msglen);
     if (e) return e;
