@@ -7,6 +7,7 @@
 #include "czk/circuit.h"
 #include "czk/circuit_porep.h"
 #include "czk/circuit_post.h"
+#include "czk/circuit_update.h"
 
 czk_err czk_circuit_find(czk_circuit *out, const char *id, char *msg, size_t msglen) {
     memset(out, 0, sizeof *out);
@@ -28,11 +29,12 @@ czk_err czk_circuit_find(czk_circuit *out, const char *id, char *msg, size_t msg
     if (czk_gadget_circuit_lookup(out, id)) return CZK_OK;
     if (czk_porep_circuit_lookup(out, id)) return CZK_OK;
     if (czk_post_circuit_lookup(out, id)) return CZK_OK;
+    if (czk_update_circuit_lookup(out, id)) return CZK_OK;
 unknown:
     if (msg && msglen)
         snprintf(msg, msglen, "unknown circuit '%s' (built-in: demo, synthetic-K for K = 10 … 27, gadget-sha256-block, "
                  "gadget-sha256-512, gadget-poseidon-N for N = 2, 4, 8, 11, gadget-insert-N for N = 2, 4, 8, porep-2k, porep-8m, porep-512m, porep-32g, porep-64g, "
-                 "winning-S and wpost-S for S = 2k, 8m, 512m, 32g, 64g)",
+                 "winning-S, wpost-S and snap-S for S = 2k, 8m, 512m, 32g, 64g, snap-poseidon-32g, snap-poseidon-64g)",
                  id);
     return CZK_ERR_INVALID_ARGUMENT;
 }
