@@ -81,7 +81,7 @@ int main(int argc, char **argv) {
         return 2;
     }
     if ((size_t)threads > p->partitions) threads = (long)p->partitions;
-    czk_fil_testseal_opts o = {p, 1000, 5, 7, true};
+    czk_fil_testseal_opts o = {.proof = p, .miner_id = 1000, .sector_number = 5, .seed = 7, .sparse = true};
     czk_fil_c1 c1;
     czk_fil_testseal_stats st;
     if (czk_fil_testseal(&o, &c1, &st, msg, sizeof msg) != CZK_OK) {

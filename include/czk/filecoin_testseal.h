@@ -24,7 +24,8 @@
  * every replica leaf is the encoding of its node, and the C1 is valid for
  * the circuit, but the sector behind it does not exist.
  *
- * Derivations from the 64-bit seed X (LE = the 8 bytes little-endian):
+ * Derivations from the 64-bit seed X (LE = the 8 bytes little-endian; the
+ * data and the ticket only when the options do not give them):
  *   ticket      = SHA-256("czk-testseal/ticket" ‖ LE(X)), byte 31 &= 0x3f
  *   seed (C1)   = SHA-256("czk-testseal/seed" ‖ LE(X)), byte 31 &= 0x3f
  *   data node i = bytes [32j, 32j + 32) of IETF ChaCha20 (key SHA-256(
@@ -58,6 +59,15 @@ typedef struct {
     uint64_t sector_number;
     uint64_t seed;                   /* everything random derives from it */
     bool sparse;
+    /* Full mode only: the sector's data, as seal_pre_commit_phase1 reads its
+     * staged file: fr32-padded bytes (every 32-byte node < 2^254: its top two
+     * bits zero), zero-extended to the sector size as set_len does. NULL: from
+     * the seed. data_len may be shorter than the sector, never longer. */
+    const uint8_t *data;
+    size_t data_len;
+    /* The ticket, used as given (generate_replica_id hashes its 32 bytes
+     * unmasked). NULL: from the seed. */
+    const uint8_t *ticket;
 } czk_fil_testseal_opts;
 
 /* What a seal cost. */
@@ -83,7 +93,9 @@ void czk_fil_testseal_data(uint64_t seed, uint64_t period, uint64_t i, uint8_t o
  * (czk_fil_c1_free); on failure *out is zeroed. stats may be NULL.
  * CZK_ERR_INVALID_ARGUMENT for full mode above 8 MiB, sparse mode with a
  * synthetic or non-interactive proof (their challenges depend on comm_r,
- * which depends on what they open); CZK_ERR_NO_MEMORY. Full 8 MiB:
+ * which depends on what they open), data with sparse mode, data longer than
+ * the sector or with a node whose top two bits are not zero (not fr32: the
+ * message names the node); CZK_ERR_NO_MEMORY. Full 8 MiB:
  * 2^18 · 2 labels, 2^18 column hashes and 337,041 tree nodes; sparse
  * 32 GiB (10 partitions): about 2,000 labels, 2,600 columns and 23,000
  * tree nodes. Column hashes and tree levels of 1,024 nodes or more run on

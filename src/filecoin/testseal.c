@@ -119,6 +119,8 @@ typedef struct {
     uint64_t *challenges; /* partitions · challenges_per_partition */
     czk_fil_testseal_stats st;
     size_t live, peak;
+    const uint8_t *given; /* the options' data (full mode), given_len bytes */
+    size_t given_len;
 } seal;
 
 static void account(seal *s, ptrdiff_t bytes) {
@@ -156,7 +158,12 @@ static czk_err seal_data(seal *s, uint8_t comm_d[32], char *msg, size_t msglen) 
         free(leaves);
         FAIL(CZK_ERR_NO_MEMORY, "testseal: data of %llu nodes", (unsigned long long)p);
     }
-    data_block(s->seed, 0, p, s->data);
+    if (s->given) {
+        memcpy(s->data, s->given, s->given_len);
+        memset(s->data + s->given_len, 0, (size_t)p * 32 - s->given_len);
+    } else {
+        data_block(s->seed, 0, p, s->data);
+    }
     for (uint64_t i = 0; i < p; i++) {
         leaves[i].index = i;
         memcpy(leaves[i].v, s->data + 32 * i, 32);
@@ -419,7 +426,8 @@ static czk_err seal_run(seal *s, const czk_fil_testseal_opts *o, czk_fil_c1 *c1,
     c1->shape_sector_size = p->sector_size;
     c1->sector_num = o->sector_number;
     c1->sector_size = p->sector_size;
-    czk_fil_testseal_ticket(o->seed, c1->ticket);
+    if (o->ticket) memcpy(c1->ticket, o->ticket, 32);
+    else czk_fil_testseal_ticket(o->seed, c1->ticket);
     czk_fil_testseal_seed(o->seed, c1->seed);
     czk_fil_porep_id(p, porep_id);
     czk_fil_prover_id(o->miner_id, prover_id);
@@ -466,11 +474,22 @@ czk_err czk_fil_testseal(const czk_fil_testseal_opts *o, czk_fil_c1 *out, czk_fi
              "testseal: %s draws its challenges from comm_r, which a sparse seal fixes only after opening them: "
              "sparse mode needs an interactive proof (ids 0-9)",
              p->name);
+    if (o->data && o->sparse) FAIL(CZK_ERR_INVALID_ARGUMENT, "testseal: given data needs full mode, not sparse");
+    if (o->data && o->data_len > p->sector_size)
+        FAIL(CZK_ERR_INVALID_ARGUMENT, "testseal: the data has %zu bytes, more than the %llu-byte sector", o->data_len,
+             (unsigned long long)p->sector_size);
+    for (size_t i = 31; o->data && i < o->data_len; i += 32)
+        if (o->data[i] & 0xc0)
+            FAIL(CZK_ERR_INVALID_ARGUMENT,
+                 "testseal: node %zu of the data (byte %zu = 0x%02x) has its top two bits set: not fr32-padded", i / 32,
+                 i, o->data[i]);
     double t0 = now();
     seal s;
     memset(&s, 0, sizeof s);
     s.p = p;
     s.seed = o->seed;
+    s.given = o->data;
+    s.given_len = o->data ? o->data_len : 0;
     s.period = o->sparse && p->nodes > CZK_FIL_TESTSEAL_DATA_PERIOD ? CZK_FIL_TESTSEAL_DATA_PERIOD : p->nodes;
     czk_err e = seal_run(&s, o, out, msg, msglen);
     s.st.seconds = now() - t0;

@@ -314,7 +314,11 @@ static void check_circuit(const czk_fil_c1 *c1, size_t n) {
 }
 
 static void seal_one(uint64_t id, bool sparse, uint64_t seed, size_t circuit) {
-    czk_fil_testseal_opts o = {czk_fil_seal_proof_get(id), 1000 + id, 42 + seed, seed, sparse};
+    czk_fil_testseal_opts o = {.proof = czk_fil_seal_proof_get(id),
+                               .miner_id = 1000 + id,
+                               .sector_number = 42 + seed,
+                               .seed = seed,
+                               .sparse = sparse};
     czk_fil_c1 c1;
     czk_fil_testseal_stats st;
     char msg[512] = "";
@@ -358,7 +362,7 @@ static void seal_one(uint64_t id, bool sparse, uint64_t seed, size_t circuit) {
 static void check_refusals(void) {
     czk_fil_c1 c1;
     char msg[256] = "";
-    czk_fil_testseal_opts o = {czk_fil_seal_proof_get(8), 1000, 1, 1, false};
+    czk_fil_testseal_opts o = {.proof = czk_fil_seal_proof_get(8), .miner_id = 1000, .sector_number = 1, .seed = 1};
     CHECK(czk_fil_testseal(&o, &c1, NULL, msg, sizeof msg) == CZK_ERR_INVALID_ARGUMENT);
     CHECK(c1.n_partitions == 0 && c1.partitions == NULL);
     o.proof = czk_fil_seal_proof_get(10); /* synthetic 2 KiB */
@@ -372,8 +376,69 @@ static void check_refusals(void) {
     CHECK(!czk_fil_testseal_parse_size("2KB", &b) && !czk_fil_testseal_parse_size("", &b));
 }
 
+/* A sector sealed from its data and ticket given explicitly is the one the
+ * seed gives; zero-extension is set_len's; one flipped bit moves comm_d. */
+static void check_given_data(uint64_t seed) {
+    const czk_fil_seal_proof *p = czk_fil_seal_proof_get(5); /* StackedDrg2KiBV1_1 */
+    size_t n = (size_t)p->sector_size;
+    uint8_t *data = malloc(n), ticket[32];
+    for (uint64_t i = 0; i < p->nodes; i++) czk_fil_testseal_data(seed, p->nodes, i, data + 32 * i);
+    czk_fil_testseal_ticket(seed, ticket);
+    char msg[512] = "";
+    czk_fil_c1 a, b, c;
+    czk_fil_testseal_opts o = {.proof = p, .miner_id = 1000, .sector_number = 3, .seed = seed};
+    CHECK_MSG(czk_fil_testseal(&o, &a, NULL, msg, sizeof msg) == CZK_OK, "%s", msg);
+    o.seed = seed + 1; /* nothing may come from the seed now */
+    o.data = data;
+    o.data_len = n;
+    o.ticket = ticket;
+    CHECK_MSG(czk_fil_testseal(&o, &b, NULL, msg, sizeof msg) == CZK_OK, "%s", msg);
+    CHECK(!memcmp(a.comm_d, b.comm_d, 32) && !memcmp(a.comm_r, b.comm_r, 32) && !memcmp(a.ticket, b.ticket, 32));
+    CHECK(!memcmp(a.replica_id, b.replica_id, 32));
+    czk_fil_c1_free(&b);
+    /* a ticket with its top bits set is hashed as given: another replica_id */
+    uint8_t t2[32];
+    memcpy(t2, ticket, 32);
+    t2[31] |= 0xc0;
+    o.ticket = t2;
+    CHECK_MSG(czk_fil_testseal(&o, &b, NULL, msg, sizeof msg) == CZK_OK, "%s", msg);
+    CHECK(!memcmp(a.comm_d, b.comm_d, 32) && memcmp(a.replica_id, b.replica_id, 32) && !memcmp(b.ticket, t2, 32));
+    czk_fil_c1_free(&b);
+    o.ticket = ticket;
+    /* one bit of one node (the seed picks which) */
+    size_t node = (size_t)(seed % p->nodes), bit = (size_t)(seed / p->nodes % 254);
+    data[32 * node + bit / 8] ^= (uint8_t)(1u << (bit % 8));
+    CHECK_MSG(czk_fil_testseal(&o, &b, NULL, msg, sizeof msg) == CZK_OK, "%s", msg);
+    CHECK_MSG(memcmp(a.comm_d, b.comm_d, 32) && memcmp(a.comm_r, b.comm_r, 32), "node %zu bit %zu", node, bit);
+    czk_fil_c1_free(&b);
+    /* shorter data is zero-extended */
+    memset(data + n - 96, 0, 96);
+    CHECK_MSG(czk_fil_testseal(&o, &b, NULL, msg, sizeof msg) == CZK_OK, "%s", msg);
+    o.data_len = n - 96;
+    CHECK_MSG(czk_fil_testseal(&o, &c, NULL, msg, sizeof msg) == CZK_OK, "%s", msg);
+    CHECK(!memcmp(b.comm_d, c.comm_d, 32) && !memcmp(b.comm_r, c.comm_r, 32));
+    czk_fil_c1_free(&b);
+    czk_fil_c1_free(&c);
+    /* refused: a node that is not fr32, longer data, data in sparse mode */
+    o.data_len = n;
+    data[32 * 7 + 31] |= 0x40;
+    CHECK(czk_fil_testseal(&o, &b, NULL, msg, sizeof msg) == CZK_ERR_INVALID_ARGUMENT && strstr(msg, "node 7"));
+    data[32 * 7 + 31] &= 0x3f;
+    o.data_len = n + 1;
+    CHECK(czk_fil_testseal(&o, &b, NULL, msg, sizeof msg) == CZK_ERR_INVALID_ARGUMENT && strstr(msg, "more than"));
+    o.data_len = n;
+    o.sparse = true;
+    CHECK(czk_fil_testseal(&o, &b, NULL, msg, sizeof msg) == CZK_ERR_INVALID_ARGUMENT && strstr(msg, "sparse"));
+    czk_fil_c1_free(&a);
+    free(data);
+}
+
 int main(void) {
     check_refusals();
+    {
+        czk_rng rng;
+        check_given_data(test_seed_rng(&rng, "test_filecoin_testseal"));
+    }
     const char *cb = getenv("CZK_TESTSEAL_CIRCUIT_BIG"); /* partitions of the 32/64 GiB seals to CHECK */
     size_t nbig = cb && *cb ? (size_t)strtoull(cb, NULL, 10) : 0;
     seal_one(5, false, 1, SIZE_MAX); /* StackedDrg2KiBV1_1 */
