@@ -46,6 +46,24 @@ int cmd_circuit_info(int argc, char **argv);
 int cmd_bench_pipeline(int argc, char **argv);
 int cmd_hash(int argc, char **argv);
 int cmd_testseal(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+
+/* ---- Filecoin requests from files (cmd_check.c) ---------------------------- */
+#include "czk/filecoin_request.h"
+/* Reads a whole file of at most max bytes: CLI_OK, else CLI_USAGE (cannot
+ * read it) or CLI_FAIL (too large, out of memory) with a message. */
+int cli_read_file(const char *path, uint8_t **out, size_t *len, size_t max, char *msg, size_t msglen);
+/* A request file (czk_fil_request_from_json) into *r. */
+int cli_request_load(const char *cmd, const char *path, czk_fil_request *r);
+/* The POREP_SEAL_COMMIT request Curio sends for a C1 file (envelope or
+ * bare): --miner-id (required), --sector-number (required for a bare
+ * file), --registered-proof (default the file's); request id porep-M-S,
+ * priority NORMAL. Only decoded here, not checked: that is
+ * czk_fil_request_prepare's. */
+int cli_request_from_c1(const char *cmd, cli_args *a, const char *path, czk_fil_request *r);
+/* --request FILE or the --c1 shorthand into *r; CLI_OK or an exit code
+ * after a message. */
+int cli_request_get(const char *cmd, cli_args *a, czk_fil_request *r);
 
 #ifdef CZK_HAVE_SERVER
 /* the client commands (apps/czk/client_*.c): calls to a czkd over gRPC */

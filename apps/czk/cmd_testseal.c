@@ -2,6 +2,15 @@
  * (czk/filecoin_testseal.h), written as Curio hands it to a C2 prover.
  *   czk testseal --sector-size 2KiB|8MiB|512MiB|32GiB|64GiB --registered-proof N
  *                --miner-id M --sector-number S --seed X --out DIR [--sparse]
+ *                [--data FILE] [--ticket HEX] [--request-out FILE]
+ * --data: the sector's data as seal_pre_commit_phase1 reads its staged file
+ * (fr32-padded bytes, at most the sector size, zero-extended; full mode
+ * only); --ticket: 32 bytes in hex, byte 0 first, used unmasked. The seed
+ * then picks only what they do not give (the interactive seed), so a sector
+ * sealed elsewhere is reproduced and its comm_d and comm_r can be compared.
+ * --request-out: the request Curio would send for it (proto3 JSON of
+ * SubmitProofRequest: POREP_SEAL_COMMIT, the envelope in vanillaProof), the
+ * input of `czk check --request` and `czk prove --request`.
  * writes DIR/c1.json (the SealCommitPhase1Output JSON) and DIR/envelope.json
  * (cuzk's {"SectorNum", "Phase1Out", "SectorSize"}), each through a
  * temporary file renamed into place, and prints what it sealed (comm_d,
@@ -16,13 +25,16 @@
 
 #include "cli.h"
 #include "czk/filecoin_c1.h"
+#include "czk/filecoin_request.h"
 #include "czk/filecoin_testseal.h"
 
-static const char *const KNOWN[] = {"sector-size", "registered-proof", "miner-id", "sector-number", "seed", "out", NULL};
+static const char *const KNOWN[] = {"sector-size", "registered-proof", "miner-id", "sector-number", "seed", "out",
+                                    "data", "ticket", "request-out", NULL};
 
 static int usage(void) {
     fprintf(stderr, "usage: czk testseal --sector-size 2KiB|8MiB|512MiB|32GiB|64GiB --registered-proof N\n"
-                    "                    --miner-id M --sector-number S --seed X --out DIR [--sparse]\n");
+                    "                    --miner-id M --sector-number S --seed X --out DIR [--sparse]\n"
+                    "                    [--data FILE] [--ticket HEX] [--request-out FILE]\n");
     return CLI_USAGE;
 }
 
@@ -49,6 +61,59 @@ static bool write_file(const char *dir, const char *name, const char *data, size
         fprintf(stderr, "czk testseal: writing %s: %s\n", path, strerror(errno));
         remove(tmp);
     }
+    return ok;
+}
+
+static int hex_nibble(char c) {
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* 64 hex digits, byte 0 first. */
+static bool parse_hex32(const char *s, uint8_t out[32]) {
+    if (strlen(s) != 64) return false;
+    for (int i = 0; i < 32; i++) {
+        int hi = hex_nibble(s[2 * i]), lo = hex_nibble(s[2 * i + 1]);
+        if (hi < 0 || lo < 0) return false;
+        out[i] = (uint8_t)(hi << 4 | lo);
+    }
+    return true;
+}
+
+/* The PoRep C2 request for the sealed sector (envelope: its cuzk envelope),
+ * as Curio sends it, to path through path.tmp. */
+static bool write_request_porep(const char *path, const czk_fil_seal_proof *p, uint64_t miner, uint64_t sector,
+                                char *env, size_t env_len) {
+    char id[64];
+    snprintf(id, sizeof id, "porep-%llu-%llu", (unsigned long long)miner, (unsigned long long)sector);
+    czk_fil_request r;
+    memset(&r, 0, sizeof r);
+    r.kind = CZK_FIL_KIND_POREP_C2;
+    r.registered_proof = p->id;
+    r.sector_size = p->sector_size;
+    r.sector_number = sector;
+    r.miner_id = miner;
+    r.priority = 2; /* NORMAL */
+    r.request_id = id;
+    r.vanilla_proof.data = (uint8_t *)env;
+    r.vanilla_proof.len = env_len;
+    char *js = NULL;
+    size_t n = 0;
+    if (czk_fil_request_to_json(&r, &js, &n) != CZK_OK) {
+        fprintf(stderr, "czk testseal: encoding the request: out of memory\n");
+        return false;
+    }
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    const char *name = path;
+    if (slash) {
+        *slash = 0;
+        name = slash + 1;
+    } else {
+        snprintf(dir, sizeof dir, ".");
+    }
+    bool ok = write_file(dir, name, js, n);
+    free(js);
     return ok;
 }
 
@@ -111,11 +176,36 @@ int cmd_testseal(int argc, char **argv) {
         return CLI_FAIL;
     }
 
-    czk_fil_testseal_opts o = {p, miner, sector, seed, sparse};
+    czk_fil_testseal_opts o = {.proof = p, .miner_id = miner, .sector_number = sector, .seed = seed, .sparse = sparse};
+    const char *data_path = cli_get(&a, "data"), *ticket_s = cli_get(&a, "ticket"), *req_out = cli_get(&a, "request-out");
+    uint8_t ticket[32], *data = NULL;
+    size_t data_len = 0;
+    if (ticket_s) {
+        if (!parse_hex32(ticket_s, ticket)) {
+            fprintf(stderr, "czk testseal: --ticket must be 64 hex digits (32 bytes, byte 0 first), not '%s'\n",
+                    ticket_s);
+            return CLI_USAGE;
+        }
+        o.ticket = ticket;
+    }
+    if (data_path) {
+        if (sparse) {
+            fprintf(stderr, "czk testseal: --data seals the whole sector: not with --sparse\n");
+            return CLI_USAGE;
+        }
+        int r = cli_read_file(data_path, &data, &data_len, (size_t)p->sector_size, msg, sizeof msg);
+        if (r != CLI_OK) {
+            fprintf(stderr, "czk testseal: --data %s\n", strstr(msg, "too large") ? "is larger than the sector" : msg);
+            return CLI_USAGE;
+        }
+        o.data = data;
+        o.data_len = data_len;
+    }
     czk_fil_testseal_stats st;
     czk_fil_c1 c1;
     double t0 = cli_now();
     czk_err e = czk_fil_testseal(&o, &c1, &st, msg, sizeof msg);
+    free(data);
     if (e != CZK_OK) {
         fprintf(stderr, "czk testseal: %s\n", strncmp(msg, "testseal: ", 10) ? msg : msg + 10);
         return e == CZK_ERR_INVALID_ARGUMENT ? CLI_USAGE : CLI_FAIL;
@@ -126,6 +216,9 @@ int cmd_testseal(int argc, char **argv) {
               czk_fil_c1_encode(&c1, true, &env, &env_len, msg, sizeof msg) == CZK_OK;
     if (!ok) fprintf(stderr, "czk testseal: encoding the C1: %s\n", msg);
     ok = ok && write_file(out, "c1.json", bare, bare_len) && write_file(out, "envelope.json", env, env_len);
+    /* PoSt and SnapDeals fixtures (J3/J4's library functions, testseal_post.c / testseal_update.c) write their
+     * requests here too: a --kind option choosing among them is the lead's to wire in */
+    ok = ok && (!req_out || write_request_porep(req_out, p, miner, sector, env, env_len));
     double total = cli_now() - t0;
     if (ok) {
         struct rusage ru;
@@ -143,6 +236,7 @@ int cmd_testseal(int argc, char **argv) {
                st.seconds, (unsigned long long)st.labels_hashed, (unsigned long long)st.columns,
                (unsigned long long)st.tree_nodes, total, (double)ru.ru_maxrss / 1024.0);
         printf("wrote %s/c1.json (%zu bytes), %s/envelope.json (%zu bytes)\n", out, bare_len, out, env_len);
+        if (req_out) printf("wrote the request %s\n", req_out);
     }
     free(bare);
     free(env);

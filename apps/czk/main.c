@@ -22,15 +22,24 @@ static void usage(FILE *f) {
             "                                         prints valid (exit 0) or invalid (exit 1); with --c1 the\n"
             "                                         PoRep partition proofs, inputs computed as verify_seal does\n"
             "  export  --format snarkjs --vk FILE [--proof FILE --public FILE.json] --out DIR\n"
+            "  check   --request FILE [--partition K] | --c1 C1.json --miner-id M [--sector-number S]\n"
+            "                                         a Filecoin request (proto3 JSON of SubmitProofRequest) decoded\n"
+            "                                         and validated as czkd does, each partition synthesized in\n"
+            "                                         CHECK mode: satisfied (exit 0) or the first failing\n"
+            "                                         constraint (exit 1); no parameters, no daemon\n"
             "  params info FILE                       JSON: counts, sizes, validation\n"
             "  params check DIR                       each Filecoin v28 file in DIR: Filecoin's, development\n"
             "                                         or corrupt (its digest against parameters.json's)\n"
             "  circuit info ID                        JSON: constraints, inputs, aux, non-zeros, densities\n"
             "  hash    poseidon --arity N X1 … XN | sha256 --hex DATA\n"
             "  testseal --sector-size 2KiB|8MiB|512MiB|32GiB|64GiB --registered-proof N --miner-id M\n"
-            "          --sector-number S --seed X --out DIR [--sparse]\n"
+            "          --sector-number S --seed X --out DIR [--sparse] [--data FILE] [--ticket HEX]\n"
+            "          [--request-out FILE]\n"
             "                                         a test sector's C1: DIR/c1.json, DIR/envelope.json (full\n"
-            "                                         SDR up to 8 MiB; --sparse: only what the challenges open)\n"
+            "                                         SDR up to 8 MiB; --sparse: only what the challenges open);\n"
+            "                                         --data: the sector's fr32-padded bytes (zero-extended),\n"
+            "                                         --ticket: 32 bytes hex, as given; --request-out: Curio's\n"
+            "                                         PoRep request for it (proto3 JSON, for check --request)\n"
             "\n"
             "built-in circuits: demo, synthetic-K (K = 10 … 27), gadget-sha256-block, gadget-sha256-512,\n"
             "                   gadget-poseidon-N (N = 2, 4, 8, 11), gadget-insert-N (N = 2, 4, 8);\n"
@@ -111,6 +120,7 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "bench") && argc > 2 && !strcmp(argv[2], "pipeline")) return cmd_bench_pipeline(argc, argv);
     if (!strcmp(cmd, "hash")) return cmd_hash(argc, argv);
     if (!strcmp(cmd, "testseal")) return cmd_testseal(argc, argv);
+    if (!strcmp(cmd, "check")) return cmd_check(argc, argv);
     fprintf(stderr, "czk: unknown command '%s'\n\n", cmd);
     usage(stderr);
     return CLI_USAGE;

@@ -37,6 +37,45 @@ expect 0 "no Filecoin v28 parameter file" -- "$CZK" params check fil
 expect 2 "usage" -- "$CZK" params check
 expect 1 "not a directory" -- "$CZK" params check nowhere
 
+# Filecoin requests: testseal --request-out writes Curio's PoRep request,
+# czk check decodes, validates and CHECKs it as czkd would (--c1: the shorthand)
+TS="testseal --sector-size 2KiB --registered-proof 5 --miner-id 1000 --sector-number 7 --seed 3"
+expect 0 "wrote the request ts/request.json" -- "$CZK" $TS --out ts --request-out ts/request.json
+expect 0 '"proofKind": "POREP_SEAL_COMMIT"' -- cat ts/request.json
+expect 0 "^partition 0: satisfied" -- "$CZK" check --request ts/request.json
+expect 0 "^partition 0: satisfied" -- "$CZK" check --request ts/request.json --partition 0
+expect 0 "circuit porep-2k, 1 partition" -- "$CZK" check --c1 ts/envelope.json --miner-id 1000
+expect 0 "^partition 0: satisfied" -- "$CZK" check --c1 ts/c1.json --miner-id 1000 --sector-number 7
+expect 2 "the request has 1 partition" -- "$CZK" check --request ts/request.json --partition 1
+expect 1 "not the replica id of miner 1001" -- "$CZK" check --c1 ts/envelope.json --miner-id 1001
+expect 2 "bare C1 output: give --sector-number" -- "$CZK" check --c1 ts/c1.json --miner-id 1000
+expect 2 "miner-id is required" -- "$CZK" check --c1 ts/c1.json
+expect 2 "not both" -- "$CZK" check --request ts/request.json --c1 ts/c1.json --miner-id 1000
+expect 2 "go with --c1" -- "$CZK" check --request ts/request.json --miner-id 1000
+expect 2 "--request is required" -- "$CZK" check
+expect 2 "cannot open missing.json" -- "$CZK" check --request missing.json
+sed 's/"minerId": "1000"/"minerId": "1001"/' ts/request.json >wrong_miner.json
+expect 1 "not the replica id of miner 1001" -- "$CZK" check --request wrong_miner.json
+sed 's/"minerId"/"minerID"/' ts/request.json >unknown.json
+expect 2 'unknown field "minerID"' -- "$CZK" check --request unknown.json
+sed 's/"registeredProof": "5"/"registeredProof": "5", "registered_proof": 5/' ts/request.json >twice.json
+expect 2 "registeredProof given twice" -- "$CZK" check --request twice.json
+sed 's/"POREP_SEAL_COMMIT"/"SEAL"/' ts/request.json >kind.json
+expect 2 'proofKind: unknown value "SEAL"' -- "$CZK" check --request kind.json
+# testseal --data / --ticket: zero data (shorter than the sector: zero-extended)
+# seals to the empty 2 KiB sector's comm_d, rust-fil-proofs' test_compute_comm_d_empty
+head -c 1000 /dev/zero >zero.bin
+T1=0101010101010101010101010101010101010101010101010101010101010101
+expect 0 "comm_d     fc7e928296e516faade986b28f92d44a4f24b935485223376a799027bc18f833" -- \
+    "$CZK" $TS --out tz --data zero.bin --ticket $T1
+expect 0 "ticket     $T1" -- "$CZK" $TS --out tz --data zero.bin --ticket $T1
+printf '\300' | dd of=zero.bin bs=1 seek=63 conv=notrunc 2>/dev/null
+expect 2 "node 1 of the data (byte 63 = 0xc0) has its top two bits set" -- "$CZK" $TS --out tz --data zero.bin
+head -c 2049 /dev/zero >long.bin
+expect 2 "larger than the sector" -- "$CZK" $TS --out tz --data long.bin
+expect 2 "64 hex digits" -- "$CZK" $TS --out tz --ticket 0102
+expect 2 "not with --sparse" -- "$CZK" $TS --out tz --data long.bin --sparse
+
 # mismatched files
 expect 1 "another circuit" -- "$CZK" prove --circuit demo --params keys/synthetic-10.params --input 5 --proof q.bin
 expect 1 "^invalid" -- "$CZK" verify --vk keys/synthetic-10.vk --proof p.bin --public pub.json
