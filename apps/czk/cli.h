@@ -64,6 +64,14 @@ int cli_request_from_c1(const char *cmd, cli_args *a, const char *path, czk_fil_
 /* --request FILE or the --c1 shorthand into *r; CLI_OK or an exit code
  * after a message. */
 int cli_request_get(const char *cmd, cli_args *a, czk_fil_request *r);
+/* The partition proofs (proof, len bytes) of request r checked with the vk
+ * at vk_path and the public inputs czk_fil_prepared_public_inputs computes
+ * (cmd_verify_request.c): CLI_OK valid, CLI_FAIL invalid, CLI_USAGE an
+ * unusable request, vk or kind (a message each time but valid). */
+int cli_request_verify(const czk_fil_request *r, const char *vk_path, const uint8_t *proof, size_t len, char *msg,
+                       size_t msglen);
+/* czk verify --request: prints valid / invalid; the exit code as above. */
+int cmd_verify_request(const char *vk_path, const char *proof_path, const char *request_path);
 
 #ifdef CZK_HAVE_SERVER
 /* the client commands (apps/czk/client_*.c): calls to a czkd over gRPC */

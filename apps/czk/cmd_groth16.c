@@ -288,18 +288,20 @@ done:
 }
 
 int cmd_verify(int argc, char **argv) {
-    static const char *const known[] = {"vk", "proof", "public", "c1", NULL};
+    static const char *const known[] = {"vk", "proof", "public", "c1", "request", NULL};
     cli_args a;
     if (!cli_parse(&a, argc, argv, 2, known) || a.npos) return CLI_USAGE;
     const char *vkp = cli_get(&a, "vk"), *pfp = cli_get(&a, "proof"), *pubp = cli_get(&a, "public"),
                *c1p = cli_get(&a, "c1");
     if (!vkp) return cli_missing("verify", "vk");
     if (!pfp) return cli_missing("verify", "proof");
-    if (pubp && c1p) {
-        fprintf(stderr, "czk verify: give --public or --c1, not both\n");
+    const char *rqp = cli_get(&a, "request");
+    if ((pubp != NULL) + (c1p != NULL) + (rqp != NULL) > 1) {
+        fprintf(stderr, "czk verify: give one of --public, --c1 and --request\n");
         return CLI_USAGE;
     }
     if (c1p) return cmd_verify_c1(vkp, pfp, c1p);
+    if (rqp) return cmd_verify_request(vkp, pfp, rqp);
     if (!pubp) return cli_missing("verify", "public");
     char msg[MSG] = "";
     czk_vk vk;

@@ -95,6 +95,11 @@ expect 1 "^invalid" -- "$CZK" verify --vk keys/demo.vk --proof bad.bin --public 
 head -c 100 p.bin >cut.bin
 expect 1 "^invalid" -- "$CZK" verify --vk keys/demo.vk --proof cut.bin --public pub.json
 expect 2 "missing.vk" -- "$CZK" verify --vk missing.vk --proof p.bin --public pub.json
+# verify --request: the request's partitions against the proof and the vk
+expect 1 "the verifying key takes 1 public inputs" -- "$CZK" verify --vk keys/demo.vk --proof p.bin --request ts/request.json
+expect 1 "the proof has 100 bytes" -- "$CZK" verify --vk keys/demo.vk --proof cut.bin --request ts/request.json
+expect 2 "request is refused" -- "$CZK" verify --vk keys/demo.vk --proof p.bin --request wrong_miner.json
+expect 2 "one of --public, --c1 and --request" -- "$CZK" verify --vk keys/demo.vk --proof p.bin --request x --c1 y
 echo '[1]' >notstr.json
 expect 2 "notstr.json" -- "$CZK" verify --vk keys/demo.vk --proof p.bin --public notstr.json
 expect 1 '"valid": false' -- "$CZK" params info short.params
