@@ -26,7 +26,7 @@
 typedef struct {
     unsigned arity, width;
     unsigned full_rounds, half_full_rounds, partial_rounds;
-    czk_fr domain_tag; /* 2^arity - 1 (MerkleTree, Standard) */
+    czk_fr domain_tag; /* 2^arity - 1 (MerkleTree, Standard); id·2^40 for Custom(Arbitrary(id)) */
     /* Grain LFSR output, (R_F + R_P)·t elements, round r's keys at [r·t, (r+1)·t). */
     czk_fr round_constants[(CZK_POSEIDON_FULL_ROUNDS + CZK_POSEIDON_MAX_PARTIAL_ROUNDS) * CZK_POSEIDON_MAX_WIDTH];
     /* preprocessing.rs compress_round_constants: R_F·t + R_P elements. */
@@ -52,6 +52,16 @@ bool czk_poseidon_round_numbers(unsigned arity, unsigned *full_rounds, unsigned 
  * arity. The first call for an arity costs about a millisecond (arity 8) to
  * 0.1 s (arity 36). */
 const czk_poseidon_constants *czk_poseidon_constants_get(unsigned arity);
+
+/* neptune's HashType::Custom(CType::Arbitrary(id)) differs from MerkleTree
+ * only in the domain tag, id·2^40 (hash_type.rs CType::domain_tag; no
+ * padding, the same round constants and matrices). */
+#define CZK_POSEIDON_GEN_RANDOMNESS_ID 1
+/* storage-proofs-update's POSEIDON_CONSTANTS_GEN_RANDOMNESS: arity 2,
+ * Strength::Standard, HashType::Custom(CType::Arbitrary(1)), so domain tag
+ * 2^40. Used for SnapDeals' phi, rho and challenges. Computed on first use
+ * and cached for the process; thread-safe; NULL only when out of memory. */
+const czk_poseidon_constants *czk_poseidon_constants_gen_randomness(void);
 
 /* Computes the constants into c (no caching). CZK_ERR_INVALID_ARGUMENT for
  * an unsupported arity, CZK_ERR_NO_MEMORY when scratch space is missing.

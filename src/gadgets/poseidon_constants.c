@@ -315,3 +315,27 @@ const czk_poseidon_constants *czk_poseidon_constants_get(unsigned arity) {
     pthread_mutex_unlock(&cache_lock);
     return c;
 }
+
+static pthread_mutex_t gen_lock = PTHREAD_MUTEX_INITIALIZER;
+static _Atomic(czk_poseidon_constants *) gen_cache;
+
+const czk_poseidon_constants *czk_poseidon_constants_gen_randomness(void) {
+    czk_poseidon_constants *c = atomic_load_explicit(&gen_cache, memory_order_acquire);
+    if (c) return c;
+    pthread_mutex_lock(&gen_lock);
+    c = atomic_load_explicit(&gen_cache, memory_order_relaxed);
+    if (!c) {
+        c = malloc(sizeof *c); /* lives for the process */
+        if (c && czk_poseidon_constants_compute(c, 2) != CZK_OK) {
+            free(c);
+            c = NULL;
+        }
+        if (c) {
+            /* x_pow2(id, 40) */
+            fr_u64(&c->domain_tag, (uint64_t)CZK_POSEIDON_GEN_RANDOMNESS_ID << 40);
+            atomic_store_explicit(&gen_cache, c, memory_order_release);
+        }
+    }
+    pthread_mutex_unlock(&gen_lock);
+    return c;
+}

@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <string.h>
 
+#include "czk/gadget_poseidon.h"
 #include "czk/poseidon.h"
 #include "test.h"
 
@@ -155,6 +156,74 @@ static void test_threads(void) {
     for (int i = 0; i < 4; i++) CHECK(r[i] != NULL && r[i] == r[0]);
 }
 
+/* storage-proofs-update's POSEIDON_CONSTANTS_GEN_RANDOMNESS: Custom(Arbitrary(1))
+ * changes only the domain tag (1·2^40, limb 0 = 0x10000000000), so its hash
+ * equals the plain specification run with that tag, differs from the
+ * MerkleTree hash, and the circuit computes the same value. */
+typedef struct {
+    czk_fr in[2];
+    czk_num out;
+} gen_ctx;
+
+static czk_err gen_circuit(czk_cs *cs, void *p) {
+    gen_ctx *x = p;
+    czk_num in[2];
+    czk_err e;
+    for (int i = 0; i < 2; i++)
+        if ((e = czk_num_alloc(cs, &in[i], &x->in[i]))) return e;
+    return czk_poseidon_hash_gadget_with(cs, &x->out, in, czk_poseidon_constants_gen_randomness());
+}
+
+static void test_gen_randomness(czk_rng *rng) {
+    const czk_poseidon_constants *g = czk_poseidon_constants_gen_randomness(), *m = czk_poseidon_constants_get(2);
+    CHECK(g != NULL && m != NULL && g != m);
+    if (!g || !m) return;
+    CHECK(g == czk_poseidon_constants_gen_randomness());
+    czk_fr tag = from_limbs(0x0000010000000000, 0, 0, 0);
+    CHECK_MSG(czk_fr_equal(&g->domain_tag, &tag), "GEN_RANDOMNESS domain tag is 2^40");
+    tag = fr(3);
+    CHECK_MSG(czk_fr_equal(&m->domain_tag, &tag), "MerkleTree arity-2 tag is 3");
+    CHECK(g->arity == 2 && g->width == 3 && g->partial_rounds == m->partial_rounds);
+    CHECK(memcmp(g->round_constants, m->round_constants, sizeof g->round_constants) == 0);
+    CHECK(memcmp(g->mds, m->mds, sizeof g->mds) == 0);
+    CHECK(memcmp(g->sparse_w_hat, m->sparse_w_hat, sizeof g->sparse_w_hat) == 0);
+    int bad = 0, same = 0;
+    for (long k = 0; k < test_cases(20); k++) {
+        czk_fr in[2], x, y, z;
+        czk_fr_random(&in[0], rng);
+        czk_fr_random(&in[1], rng);
+        czk_poseidon_hash_with(&x, g, in);
+        czk_poseidon_hash_correct(&y, g, in);
+        czk_poseidon_hash_with(&z, m, in);
+        if (!czk_fr_equal(&x, &y)) bad++;
+        if (czk_fr_equal(&x, &z)) same++;
+    }
+    CHECK_MSG(bad == 0, "GEN_RANDOMNESS: optimized != correct in %d cases", bad);
+    CHECK_MSG(same == 0, "GEN_RANDOMNESS hash equals the MerkleTree hash in %d cases", same);
+
+    gen_ctx x;
+    czk_fr_random(&x.in[0], rng);
+    czk_fr_random(&x.in[1], rng);
+    czk_fr native;
+    czk_poseidon_hash_with(&native, g, x.in);
+    char msg[256] = "";
+    czk_r1cs r;
+    czk_err e = czk_r1cs_record(&r, gen_circuit, &x, msg, sizeof msg);
+    CHECK_MSG(e == CZK_OK, "record: %s", msg);
+    if (e) return;
+    CHECK(r.n_constraints == czk_poseidon_gadget_constraints(2));
+    CHECK_MSG(x.out.has_value && czk_fr_equal(&x.out.value, &native), "gadget with GEN_RANDOMNESS = native");
+    czk_witness w;
+    gen_ctx xw = x;
+    e = czk_witness_generate(&w, gen_circuit, &xw, msg, sizeof msg);
+    CHECK_MSG(e == CZK_OK, "witness: %s", msg);
+    if (e == CZK_OK) {
+        CHECK_MSG(czk_r1cs_is_satisfied(&r, &w, msg, sizeof msg) == CZK_OK, "satisfied: %s", msg);
+        czk_witness_free(&w);
+    }
+    czk_r1cs_free(&r);
+}
+
 int main(void) {
     czk_rng rng;
     test_seed_rng(&rng, "test_poseidon");
@@ -163,5 +232,6 @@ int main(void) {
     test_constants();
     test_vectors();
     test_random(&rng);
+    test_gen_randomness(&rng);
     return test_finish("test_poseidon");
 }
