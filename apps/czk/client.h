@@ -99,4 +99,18 @@ czk_err client_c1_verify(const client_c1 *c, const client_vk *v, const uint8_t *
                          size_t msglen);
 void client_c1_free(client_c1 *c);
 
+/* A request file (client_request.c) and the array rq's vanilla_proofs
+ * points to. */
+typedef struct {
+    czk_fil_request req;
+    ProtobufCBinaryData *bins;
+    bool loaded;
+} client_request;
+
+/* Loads path (cli_request_load) into out and fills every field of rq it
+ * holds (rq points into out; --request-id and --priority may override
+ * after). CLI_OK or an exit code after a message. */
+int client_request_load(const char *cmd, const char *path, client_request *out, Cuzk__V1__SubmitProofRequest *rq);
+void client_request_free(client_request *c);
+
 #endif

@@ -6,14 +6,24 @@
 #include "client.h"
 #include "czk/groth16.h"
 
-/* Fills a SubmitProofRequest from --c1 (loaded into *c1, which rq then
- * points into; see client_c1_load) or --circuit and --input; then
- * --request-id, --priority. */
-static int submit_request(const char *cmd, cli_args *a, Cuzk__V1__SubmitProofRequest *rq, client_c1 *c1) {
+/* Fills a SubmitProofRequest from --request (a request file loaded into
+ * *rf, every field it holds), --c1 (loaded into *c1, which rq then points
+ * into; see client_c1_load) or --circuit and --input; then --request-id,
+ * --priority. */
+static int submit_request(const char *cmd, cli_args *a, Cuzk__V1__SubmitProofRequest *rq, client_c1 *c1,
+                          client_request *rf) {
     const char *id = cli_get(a, "circuit"), *in = cli_get(a, "input"), *rid = cli_get(a, "request-id"),
-               *prio = cli_get(a, "priority"), *c1p = cli_get(a, "c1");
+               *prio = cli_get(a, "priority"), *c1p = cli_get(a, "c1"), *rqp = cli_get(a, "request");
     memset(c1, 0, sizeof *c1);
-    if (c1p) {
+    memset(rf, 0, sizeof *rf);
+    if (rqp) {
+        if (id || in || c1p) {
+            fprintf(stderr, "czk %s: --request sends a request file: no --circuit, --input or --c1 with it\n", cmd);
+            return CLI_USAGE;
+        }
+        int rc = client_request_load(cmd, rqp, rf, rq);
+        if (rc != CLI_OK) return rc;
+    } else if (c1p) {
         if (id || in) {
             fprintf(stderr, "czk %s: --c1 sends a PoRep C1 output: no --circuit or --input with it\n", cmd);
             return CLI_USAGE;
@@ -41,6 +51,7 @@ static int submit_request(const char *cmd, cli_args *a, Cuzk__V1__SubmitProofReq
     if (prio && !client_parse_priority(prio, &rq->priority)) {
         fprintf(stderr, "czk %s: --priority must be low, normal, high or critical, not '%s'\n", cmd, prio);
         client_c1_free(c1);
+        client_request_free(rf);
         return CLI_USAGE;
     }
     return CLI_OK;
@@ -83,7 +94,7 @@ static int verify_c1_result(const char *cmd, cli_args *a, const Cuzk__V1__AwaitP
 /* Writes, verifies and prints a finished job; the exit code. c1: the job's
  * C1 output (its proof is checked against it), or NULL. */
 static int finish_result(const char *cmd, cli_args *a, const Cuzk__V1__AwaitProofResponse *r, const char *circuit,
-                         const client_c1 *c1) {
+                         const client_c1 *c1, const client_request *rf) {
     char msg[CLIENT_MSG] = "";
     client_print_result(stdout, r);
     if (r->status != CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__COMPLETED) return CLI_FAIL;
@@ -93,6 +104,14 @@ static int finish_result(const char *cmd, cli_args *a, const Cuzk__V1__AwaitProo
         return CLI_FAIL;
     }
     if (c1) return verify_c1_result(cmd, a, r, c1);
+    if (rf) { /* a request file: verified here with --vk, from the request's public data */
+        if (!vkp) return CLI_OK;
+        int rc = cli_request_verify(&rf->req, vkp, r->proof.data, r->proof.len, msg, sizeof msg);
+        if (rc == CLI_OK) printf("valid\n");
+        else if (rc == CLI_FAIL) printf("invalid\n");
+        if (rc != CLI_OK) fprintf(stderr, "czk %s: job %s: %s\n", cmd, r->job_id, msg);
+        return rc == CLI_OK ? CLI_OK : CLI_FAIL;
+    }
     /* verify here only when asked: --vk, or --param-cache (with the circuit) */
     const char *cache = cli_get(a, "param-cache");
     if (vkp || (cache && circuit)) {
@@ -116,18 +135,20 @@ static int finish_result(const char *cmd, cli_args *a, const Cuzk__V1__AwaitProo
 int cmd_client_prove(int argc, char **argv) {
     static const char *const known[] = {"addr", "circuit", "input", "proof", "public", "request-id", "priority", "vk",
                                         "param-cache", "timeout", "c1", "registered-proof", "sector-number",
-                                        "miner-id", "write-envelope", NULL};
+                                        "miner-id", "write-envelope", "request", NULL};
     cli_args a;
     if (!cli_parse(&a, argc, argv, 2, known) || a.npos) return CLI_USAGE;
     long timeout = -1;
     if (!parse_timeout("prove", cli_get(&a, "timeout"), &timeout)) return CLI_USAGE;
     Cuzk__V1__SubmitProofRequest sub = CUZK__V1__SUBMIT_PROOF_REQUEST__INIT;
     client_c1 c1;
-    int rc = submit_request("prove", &a, &sub, &c1);
+    client_request rf;
+    int rc = submit_request("prove", &a, &sub, &c1, &rf);
     if (rc != CLI_OK) return rc;
     czk_grpc_client *c;
     if ((rc = client_open("prove", &a, false, &c)) != CLI_OK) {
         client_c1_free(&c1);
+        client_request_free(&rf);
         return rc;
     }
     Cuzk__V1__ProveRequest rq = CUZK__V1__PROVE_REQUEST__INIT;
@@ -139,6 +160,7 @@ int cmd_client_prove(int argc, char **argv) {
     if (st != CZK_GRPC_OK) {
         czk_grpc_client_close(c);
         client_c1_free(&c1);
+        client_request_free(&rf);
         return client_rpc_fail("prove", st, msg);
     }
     const Cuzk__V1__ProveResponse *r = (const Cuzk__V1__ProveResponse *)resp;
@@ -146,27 +168,30 @@ int cmd_client_prove(int argc, char **argv) {
         fprintf(stderr, "czk prove: the response has no result\n");
         rc = CLI_FAIL;
     } else {
-        rc = finish_result("prove", &a, r->result, sub.circuit_id, c1.envelope ? &c1 : NULL);
+        rc = finish_result("prove", &a, r->result, sub.circuit_id, c1.envelope ? &c1 : NULL, rf.loaded ? &rf : NULL);
     }
     protobuf_c_message_free_unpacked(resp, NULL);
     czk_grpc_client_close(c);
     client_c1_free(&c1);
+    client_request_free(&rf);
     return rc;
 }
 
 int cmd_client_submit(int argc, char **argv) {
     static const char *const known[] = {"addr",          "circuit",  "input",         "request-id",
                                         "priority",      "c1",       "registered-proof", "sector-number",
-                                        "miner-id",      "write-envelope", NULL};
+                                        "miner-id",      "write-envelope", "request", NULL};
     cli_args a;
     if (!cli_parse(&a, argc, argv, 2, known) || a.npos) return CLI_USAGE;
     Cuzk__V1__SubmitProofRequest rq = CUZK__V1__SUBMIT_PROOF_REQUEST__INIT;
     client_c1 c1;
-    int rc = submit_request("submit", &a, &rq, &c1);
+    client_request rf;
+    int rc = submit_request("submit", &a, &rq, &c1, &rf);
     if (rc != CLI_OK) return rc;
     czk_grpc_client *c;
     if ((rc = client_open("submit", &a, false, &c)) != CLI_OK) {
         client_c1_free(&c1);
+        client_request_free(&rf);
         return rc;
     }
     ProtobufCMessage *resp = NULL;
@@ -175,6 +200,7 @@ int cmd_client_submit(int argc, char **argv) {
                                    &resp, msg, sizeof msg);
     czk_grpc_client_close(c);
     client_c1_free(&c1);
+    client_request_free(&rf);
     if (st != CZK_GRPC_OK) return client_rpc_fail("submit", st, msg);
     const Cuzk__V1__SubmitProofResponse *r = (const Cuzk__V1__SubmitProofResponse *)resp;
     printf("job %s queue_position %u\n", r->job_id, r->queue_position);
@@ -196,9 +222,14 @@ static const char *job_arg(const char *cmd, cli_args *a) {
 int cmd_client_await(int argc, char **argv) {
     static const char *const known[] = {"addr",     "job",           "timeout",  "proof",
                                         "public",   "vk",            "param-cache", "circuit",
-                                        "c1",       "registered-proof", "sector-number", "miner-id", NULL};
+                                        "c1",       "registered-proof", "sector-number", "miner-id",
+                                        "request",  NULL};
     cli_args a;
     if (!cli_parse(&a, argc, argv, 2, known)) return CLI_USAGE;
+    if (cli_get(&a, "c1") && cli_get(&a, "request")) {
+        fprintf(stderr, "czk await: --c1 or --request, not both\n");
+        return CLI_USAGE;
+    }
     const char *job = job_arg("await", &a);
     if (!job) return CLI_USAGE;
     long timeout = 0;
@@ -215,17 +246,23 @@ int cmd_client_await(int argc, char **argv) {
                                    msg, sizeof msg);
     czk_grpc_client_close(c);
     if (st != CZK_GRPC_OK) return client_rpc_fail("await", st, msg);
-    /* --c1: the job's C1 output, to verify its proof against */
+    /* --c1: the job's C1 output, --request: its request file, to verify its proof against */
     client_c1 c1;
+    client_request rf;
     memset(&c1, 0, sizeof c1);
-    if (cli_get(&a, "c1") && (rc = client_c1_load("await", &a, cli_get(&a, "c1"), &c1)) != CLI_OK) {
+    memset(&rf, 0, sizeof rf);
+    Cuzk__V1__SubmitProofRequest unused = CUZK__V1__SUBMIT_PROOF_REQUEST__INIT;
+    if ((cli_get(&a, "c1") && (rc = client_c1_load("await", &a, cli_get(&a, "c1"), &c1)) != CLI_OK) ||
+        (cli_get(&a, "request") && (rc = client_request_load("await", cli_get(&a, "request"), &rf, &unused)) != CLI_OK)) {
         protobuf_c_message_free_unpacked(resp, NULL);
+        client_c1_free(&c1);
         return rc;
     }
     rc = finish_result("await", &a, (const Cuzk__V1__AwaitProofResponse *)resp, cli_get(&a, "circuit"),
-                       c1.envelope ? &c1 : NULL);
+                       c1.envelope ? &c1 : NULL, rf.loaded ? &rf : NULL);
     protobuf_c_message_free_unpacked(resp, NULL);
     client_c1_free(&c1);
+    client_request_free(&rf);
     return rc;
 }
 
