@@ -132,6 +132,10 @@ static bool get_u64(cli_args *a, const char *name, uint64_t *v, int *rc) {
 }
 
 int cmd_testseal(int argc, char **argv) {
+    /* --kind winning|window: a PoSt request (cmd_testseal_post.c) */
+    for (int i = 2; i + 1 < argc; i++)
+        if (!strcmp(argv[i], "--kind") && (!strcmp(argv[i + 1], "winning") || !strcmp(argv[i + 1], "window")))
+            return cmd_testseal_post(argc, argv);
     /* --sparse is a flag; the other options take values */
     char **rest = malloc((size_t)argc * sizeof *rest);
     if (!rest) return CLI_FAIL;
