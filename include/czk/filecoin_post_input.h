@@ -76,7 +76,8 @@ czk_err czk_fil_post_sector_challenges(const uint8_t randomness[32], const uint8
  *   challenge_count (10; 66 for WinningPoSt), a proof of another tree shape
  *   (variant, levels, hashes), a path that does not select the derived
  *   challenge, does not hash to its root, a root ≠ comm_r_last, comm_r ≠
- *   Poseidon2(comm_c, comm_r_last).
+ *   Poseidon2(comm_c, comm_r_last) (a flipped comm_c is reported as this,
+ *   under comm_r).
  * Every message names the field ("vanilla_proofs[3].vanilla_proof.sectors[0]
  * .inclusion_proofs[7].path[2].index: …"). out is zeroed on failure; on
  * success it owns its arrays (czk_fil_post_partition_free). Cost: one
@@ -94,13 +95,15 @@ size_t czk_fil_post_input_count(const czk_fil_post_proof *p);
 /* The public inputs of the partition: per circuit sector i, comm_r then its
  * circuit_challenge_count challenged leaves (the PoR input: the node index
  * itself); sectors past part->n_sectors repeat the last one's inputs
- * verbatim (the compound's padding). Reads only partition_index,
- * randomness and the sectors' sector_id and comm_r: the challenges are
- * derived again, as the verifier does. A WinningPoSt partition of 1 sector
- * is listed 66 times first (verify_winning_post), one of 66 is taken as is.
- * *n is set to the count. CZK_ERR_INVALID_ARGUMENT for cap < count, no
- * sectors or more than circuit_sector_count; CZK_ERR_NOT_CANONICAL for a
- * randomness or comm_r ≥ r. */
+ * verbatim (the compound's padding). Reads only registered_proof (must be
+ * p's id), partition_index, randomness and the sectors' sector_id and
+ * comm_r: the challenges are derived again, as the verifier does. A
+ * WinningPoSt partition of 1 sector is listed 66 times first
+ * (verify_winning_post), one of 66 is taken as is. *n is set to the count
+ * (also on failure). CZK_ERR_INVALID_ARGUMENT for cap < count, another
+ * registered proof, no sectors or more than circuit_sector_count, a
+ * WinningPoSt partition_index ≠ 0; CZK_ERR_NOT_CANONICAL for a randomness
+ * or comm_r ≥ r. */
 czk_err czk_fil_post_public_inputs(const czk_fil_post_proof *p, const czk_fil_post_partition *part, czk_fr *out,
                                    size_t cap, size_t *n, char *msg, size_t msglen);
 
