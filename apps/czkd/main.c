@@ -102,6 +102,7 @@ int main(int argc, char **argv) {
     sc.engine.budget_bytes = dc.total_budget;
     sc.engine.budget_margin_bytes = dc.safety_margin;
     sc.engine.partition_workers = dc.partition_workers;
+    sc.engine.critical_workers = dc.critical_workers;
     sc.engine.gpu_workers = dc.gpu_workers_per_device * devices;
     sc.engine.threads = dc.synthesis_threads;
     sc.engine.pack_abc = dc.pack_abc;

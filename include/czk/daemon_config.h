@@ -21,6 +21,7 @@
  *               gpu_workers_per_device = 2
  *   [synthesis] threads = 0                   CPU threads (0: one per CPU)
  *               partition_workers = 2         (cuzk: deprecated; czk: partitions synthesized at once)
+ *               critical_workers = 1          (czk) workers that take only CRITICAL jobs
  *               pack_abc = true               (czk) keep waiting partitions' a, b, c packed
  *   [srs]       param_cache = "..."           <circuit id>.params files
  *   [logging]   level = "info"                trace, debug, info, warn, error
@@ -58,6 +59,7 @@ typedef struct {
     size_t n_devices;                      /* 0 = every GPU */
     int gpu_workers_per_device;            /* default 2 */
     int partition_workers;                 /* default 2 */
+    int critical_workers;                  /* default 1: workers for CRITICAL jobs only (czk) */
     int synthesis_threads;                 /* 0 = one per CPU */
     bool pack_abc;                         /* default true (czk_engine_config.pack_abc) */
     czk_log_level log_level;               /* default info */

@@ -65,7 +65,13 @@ typedef struct {
     int partition_workers;      /* pw, >= 1 (default 2) */
     int gpu_workers;            /* gw, >= 1 (default 2) */
     int finalizers;             /* ft, >= 1 (default 1) */
-    int gpu_queue_capacity;     /* >= 1; 0: one per GPU worker */
+    int gpu_queue_capacity;     /* >= 1; 0: one per GPU worker. The queue is ordered by priority
+                                   (FIFO within one), and synthesized partitions waiting to enter it
+                                   go in by priority */
+    int critical_workers;       /* partition workers beside pw that synthesize only CRITICAL jobs
+                                   (WinningPoSt), so that one never waits for a pw busy with PoRep;
+                                   as many places beyond gpu_queue_capacity are kept for CRITICAL
+                                   partitions, ahead of the others. 0 ... 64 (default 0; czkd's 1) */
     int threads;                /* the engine's czk_pool (SpMV, NTT, MSM); <= 0: one per CPU */
     bool verify_results;        /* czk_verify every partition proof before a job is done */
     bool pack_abc;              /* keep each partition's a, b, c packed (czk/fr_pack.h) from their

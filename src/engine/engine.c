@@ -79,9 +79,10 @@ czk_err czk_engine_create(czk_engine **out, const czk_engine_config *cfg_in, cha
     if (cfg_in) cfg = *cfg_in;
     else czk_engine_config_default(&cfg);
     if (cfg.partition_workers < 1 || cfg.gpu_workers < 1 || cfg.finalizers < 1 || cfg.gpu_queue_capacity < 0 ||
-        cfg.partition_workers > 1024 || cfg.gpu_workers > 1024 || cfg.finalizers > 1024 || cfg.result_keep_ms < 0) {
+        cfg.partition_workers > 1024 || cfg.gpu_workers > 1024 || cfg.finalizers > 1024 || cfg.result_keep_ms < 0 ||
+        cfg.critical_workers < 0 || cfg.critical_workers > 64) {
         ENG_MSG(msg, msglen, "partition_workers, gpu_workers and finalizers must be in [1, 1024], "
-                             "gpu_queue_capacity and result_keep_ms >= 0");
+                             "critical_workers in [0, 64], gpu_queue_capacity and result_keep_ms >= 0");
         return CZK_ERR_INVALID_ARGUMENT;
     }
     if (!cfg.gpu_queue_capacity) cfg.gpu_queue_capacity = cfg.gpu_workers;
@@ -148,16 +149,18 @@ czk_err czk_engine_create(czk_engine **out, const czk_engine_config *cfg_in, cha
         e->has_fixed_res = true;
         e->resident_total += fixed;
     }
-    int n = cfg.partition_workers + cfg.gpu_workers + cfg.finalizers;
+    int n = cfg.partition_workers + cfg.critical_workers + cfg.gpu_workers + cfg.finalizers;
     e->threads = calloc((size_t)n, sizeof *e->threads);
     if (!e->threads) {
         engine_free(e);
         return CZK_ERR_NO_MEMORY;
     }
     for (int i = 0; i < n; i++) {
-        void *(*fn)(void *) = i < cfg.partition_workers                     ? eng_partition_worker
-                              : i < cfg.partition_workers + cfg.gpu_workers ? eng_gpu_worker
-                                                                            : eng_finalizer;
+        const int pw = cfg.partition_workers, cw = cfg.critical_workers, gw = cfg.gpu_workers;
+        void *(*fn)(void *) = i < pw             ? eng_partition_worker
+                              : i < pw + cw      ? eng_critical_worker
+                              : i < pw + cw + gw ? eng_gpu_worker
+                                                 : eng_finalizer;
         if (pthread_create(&e->threads[i], NULL, fn, e) != 0) {
             stop_threads(e);
             engine_free(e);

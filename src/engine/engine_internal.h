@@ -149,6 +149,7 @@ struct czk_engine {
     eng_job *sched_head[4], *sched_tail[4]; /* by priority */
     size_t sched_jobs, sched_parts;
     eng_queue gpu_q, fin_q;
+    size_t door_waiting[4]; /* synthesized partitions waiting to enter gpu_q, by priority */
 
     eng_job *by_id[ENG_HASH], *by_rq[ENG_HASH];
     eng_job *ended_head, *ended_tail;
@@ -173,9 +174,9 @@ struct czk_engine {
 /* scheduler.c (under mu) */
 void eng_sched_push(czk_engine *e, eng_job *j);
 void eng_sched_remove(czk_engine *e, eng_job *j);
-/* The most urgent job's next partition (taken: cursor and inflight
- * advanced), or NULL when nothing is queued. */
-eng_job *eng_sched_take(czk_engine *e, size_t *index);
+/* The most urgent job's next partition of priority min_prio or above
+ * (taken: cursor and inflight advanced), or NULL when nothing is queued. */
+eng_job *eng_sched_take(czk_engine *e, czk_priority min_prio, size_t *index);
 
 /* job.c (under mu unless said otherwise) */
 eng_job *eng_job_find(czk_engine *e, uint64_t id);
@@ -196,7 +197,9 @@ void eng_job_free(eng_job *j);
 czk_err eng_job_copy_result(const eng_job *j, czk_job_result *out);
 
 /* stages.c */
+/* A partition worker (any job) and a critical worker (CRITICAL jobs only). */
 void *eng_partition_worker(void *arg);
+void *eng_critical_worker(void *arg);
 void *eng_gpu_worker(void *arg);
 void *eng_finalizer(void *arg);
 /* Frees whatever p holds, gives its bytes back, retires it from its job.

@@ -35,8 +35,8 @@ void eng_sched_remove(czk_engine *e, eng_job *j) {
     e->sched_parts -= j->n_parts - j->next_part;
 }
 
-eng_job *eng_sched_take(czk_engine *e, size_t *index) {
-    for (int p = CZK_PRIO_CRITICAL; p >= CZK_PRIO_LOW; p--) {
+eng_job *eng_sched_take(czk_engine *e, czk_priority min_prio, size_t *index) {
+    for (int p = CZK_PRIO_CRITICAL; p >= (int)min_prio; p--) {
         eng_job *j = e->sched_head[p];
         if (!j) continue;
         *index = j->next_part++;

@@ -36,6 +36,20 @@ static void queue_push(eng_queue *q, eng_part *p) {
     q->len++;
 }
 
+/* The GPU queue: by priority, FIFO within one (behind the last of its
+ * priority or above). */
+static void queue_push_prio(eng_queue *q, eng_part *p) {
+    if (!q->tail || q->tail->job->prio >= p->job->prio) {
+        queue_push(q, p);
+        return;
+    }
+    eng_part **at = &q->head;
+    while (*at && (*at)->job->prio >= p->job->prio) at = &(*at)->next;
+    p->next = *at;
+    *at = p;
+    q->len++;
+}
+
 static eng_part *queue_pop(eng_queue *q) {
     eng_part *p = q->head;
     if (!p) return NULL;
@@ -44,6 +58,20 @@ static eng_part *queue_pop(eng_queue *q) {
     q->len--;
     p->next = NULL;
     return p;
+}
+
+/* Whether p may enter the GPU queue now: no more urgent partition waits to
+ * enter (waiters go in by priority), and there is room, or p is CRITICAL and
+ * takes one of the critical workers' places beyond the capacity, ahead of a
+ * less urgent partition. So at most capacity + critical_workers partitions
+ * are queued, and a CRITICAL one never waits behind a queue of others. */
+static bool gpu_q_admits(const czk_engine *e, const eng_part *p) {
+    const eng_queue *q = &e->gpu_q;
+    for (int pr = (int)p->job->prio + 1; pr <= CZK_PRIO_CRITICAL; pr++)
+        if (e->door_waiting[pr]) return false;
+    if (q->len < q->cap) return true;
+    return p->job->prio == CZK_PRIO_CRITICAL && q->len < q->cap + (size_t)e->cfg.critical_workers && q->tail &&
+           q->tail->job->prio < CZK_PRIO_CRITICAL;
 }
 
 static void flight(czk_engine *e, czk_flight f, long long d) { eng_flight_add(e, f, d); }
@@ -225,13 +253,12 @@ static bool synthesize(czk_engine *e, eng_part *p, const eng_circuit *c) {
     return synth_done(e, p, t0);
 }
 
-void *eng_partition_worker(void *arg) {
-    czk_engine *e = arg;
+static void *partition_worker(czk_engine *e, czk_priority min_prio) {
     for (;;) {
         size_t idx = 0;
         pthread_mutex_lock(&e->mu);
         eng_job *j;
-        while (!(j = eng_sched_take(e, &idx)) && !e->stopping) pthread_cond_wait(&e->cv_work, &e->mu);
+        while (!(j = eng_sched_take(e, min_prio, &idx)) && !e->stopping) pthread_cond_wait(&e->cv_work, &e->mu);
         const eng_circuit *c = j ? j->circ : NULL; /* alive: the job has not ended */
         pthread_mutex_unlock(&e->mu);
         if (!j) break;
@@ -271,7 +298,10 @@ void *eng_partition_worker(void *arg) {
 
         /* hold the partition until the GPU queue takes it */
         pthread_mutex_lock(&e->mu);
-        while (e->gpu_q.len >= e->gpu_q.cap && !aborted(p)) pthread_cond_wait(&e->cv_gpu_space, &e->mu);
+        e->door_waiting[p->job->prio]++;
+        while (!gpu_q_admits(e, p) && !aborted(p)) pthread_cond_wait(&e->cv_gpu_space, &e->mu);
+        e->door_waiting[p->job->prio]--;
+        pthread_cond_broadcast(&e->cv_gpu_space); /* less urgent waiters may go now */
         if (aborted(p)) {
             pthread_mutex_unlock(&e->mu);
             eng_part_drop(e, p);
@@ -282,12 +312,15 @@ void *eng_partition_worker(void *arg) {
         p->in_gpu_q = true;
         flight(e, CZK_FLIGHT_SYNTHESIZING, -1);
         flight(e, CZK_FLIGHT_GPU_QUEUED, 1);
-        queue_push(&e->gpu_q, p);
+        queue_push_prio(&e->gpu_q, p);
         pthread_cond_signal(&e->cv_gpu_item);
         pthread_mutex_unlock(&e->mu);
     }
     return NULL;
 }
+
+void *eng_partition_worker(void *arg) { return partition_worker(arg, CZK_PRIO_LOW); }
+void *eng_critical_worker(void *arg) { return partition_worker(arg, CZK_PRIO_CRITICAL); }
 
 /* ---- GPU workers ------------------------------------------------------------------ */
 
@@ -300,7 +333,7 @@ void *eng_gpu_worker(void *arg) {
         if (p) {
             p->in_gpu_q = false;
             flight(e, CZK_FLIGHT_GPU_QUEUED, -1);
-            pthread_cond_signal(&e->cv_gpu_space);
+            pthread_cond_broadcast(&e->cv_gpu_space); /* waiters re-check gpu_q_admits */
         }
         const eng_circuit *c = p ? p->job->circ : NULL;
         pthread_mutex_unlock(&e->mu);

@@ -47,6 +47,7 @@ void czk_daemon_config_default(czk_daemon_config *c) {
     czk_daemon_param_cache_default(c->param_cache, sizeof c->param_cache);
     c->gpu_workers_per_device = 2;
     c->partition_workers = 2;
+    c->critical_workers = 1;
     c->pack_abc = true;
     c->log_level = CZK_LOG_INFO;
     c->backend = CZK_BACKEND_KIND_AUTO;
@@ -280,6 +281,12 @@ static czk_err k_pw(czk_daemon_config *c, const czk_toml_value *v, char *why, si
     if (!e) c->partition_workers = (int)x;
     return e;
 }
+static czk_err k_cw(czk_daemon_config *c, const czk_toml_value *v, char *why, size_t wl) {
+    long long x;
+    czk_err e = int_in(v, 0, 64, &x, why, wl);
+    if (!e) c->critical_workers = (int)x;
+    return e;
+}
 static czk_err k_threads(czk_daemon_config *c, const czk_toml_value *v, char *why, size_t wl) {
     long long x;
     czk_err e = int_in(v, 0, 4096, &x, why, wl);
@@ -309,6 +316,7 @@ static const key_handler KEYS[] = {
     {"gpus.gpu_workers_per_device", k_gw},
     {"synthesis.threads", k_threads},
     {"synthesis.partition_workers", k_pw},
+    {"synthesis.critical_workers", k_cw},
     {"synthesis.pack_abc", k_pack_abc},
     {"srs.param_cache", k_param_cache},
     {"logging.level", k_level},

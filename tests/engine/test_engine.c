@@ -115,12 +115,14 @@ static bool add_circuit(czk_engine *e, const char *base, const char *id, size_t 
     return true;
 }
 
-static bool engine_pack_abc; /* make_engine's config.pack_abc */
+static bool engine_pack_abc;     /* make_engine's config.pack_abc */
+static int engine_critical_workers; /* and config.critical_workers */
 
 static czk_engine *make_engine(int pw, int gw, int ft, int cap, czk_backend *be, const char *faults) {
     czk_engine_config cfg;
     czk_engine_config_default(&cfg);
     cfg.pack_abc = engine_pack_abc;
+    cfg.critical_workers = engine_critical_workers;
     cfg.budget_bytes = (size_t)512 << 20;
     cfg.partition_workers = pw;
     cfg.gpu_workers = gw;
@@ -271,6 +273,47 @@ static void test_priority(void) {
     check_idle(e, "after the priority test");
 out:
     czk_engine_destroy(e);
+}
+
+/* Under load, as a WinningPoSt meets PoRep: the one GPU worker held in
+ * start (L0), the GPU queue of one full (L1), the one partition worker at
+ * its door with a synthesized partition (L2), more queued (L3). A CRITICAL
+ * job is synthesized by the critical worker at once and enters the full
+ * queue ahead of L1: it is proved right after L0, before L1, L2 and L3.
+ * (Without the critical worker it would wait for the partition worker;
+ * without the priority queue, for L1 to leave the queue.) */
+static void test_critical_under_load(void) {
+    slow_impl x;
+    czk_backend *be = slow_open(&x);
+    engine_critical_workers = 1;
+    czk_engine *e = make_engine(1, 1, 1, 1, be, NULL);
+    engine_critical_workers = 0;
+    if (!e || !add_circuit(e, "demo", "demo-p1", 1, false)) goto out;
+    gate_set(&x.start, false);
+    uint64_t load[4];
+    for (int i = 0; i < 4; i++) load[i] = submit(e, NULL, "demo-p1", 200 + (uint64_t)i, CZK_PRIO_NORMAL);
+    gate_wait_waiting(&x.start, 1);
+    CHECK(czk_engine_wait_flight(e, CZK_FLIGHT_GPU_QUEUED, 1, WAIT_MS) == CZK_OK);
+    CHECK(czk_engine_wait_flight(e, CZK_FLIGHT_ABC, 3, WAIT_MS) == CZK_OK); /* L0 in start, L1 queued, L2 at the door */
+    uint64_t crit = submit(e, NULL, "demo-p1", 299, CZK_PRIO_CRITICAL);
+    czk_err w = czk_engine_wait_flight(e, CZK_FLIGHT_GPU_QUEUED, 2, 10000);
+    CHECK_MSG(w == CZK_OK, "the CRITICAL partition did not enter the full GPU queue: %s", czk_err_str(w));
+    gate_set(&x.start, true);
+    czk_job_result rc, r;
+    CHECK(await_job(e, crit, &rc) == CZK_OK && rc.status == CZK_JOB_DONE);
+    for (int i = 0; i < 4; i++) {
+        CHECK(await_job(e, load[i], &r) == CZK_OK && r.status == CZK_JOB_DONE);
+        if (i == 0) CHECK_MSG(r.end_seq < rc.end_seq, "L0 (in start) ended after the CRITICAL job");
+        else
+            CHECK_MSG(rc.end_seq < r.end_seq, "CRITICAL ended %llu-th, L%d (queued before it) %llu-th",
+                      (unsigned long long)rc.end_seq, i, (unsigned long long)r.end_seq);
+        czk_job_result_free(&r);
+    }
+    czk_job_result_free(&rc);
+    check_idle(e, "after the critical-under-load test");
+out:
+    czk_engine_destroy(e);
+    czk_backend_close(be);
 }
 
 /* Cancellation while queued, synthesizing, in the GPU queue, in start,
@@ -701,6 +744,7 @@ int main(void) {
     test_flight_bound();
     test_packed_abc();
     test_priority();
+    test_critical_under_load();
     test_shutdown();
     test_many_jobs(&rng);
     for (int i = 0; i < n_vks; i++) czk_prepared_vk_free(&vks[i].pvk);

@@ -70,6 +70,7 @@ static void test_defaults(void) {
     CHECK(!strcmp(c.param_cache, "/var/tmp/filecoin-proof-parameters")); /* rust-fil-proofs' default */
     CHECK(c.total_budget == 0 && c.backend == CZK_BACKEND_KIND_AUTO && c.log_level == CZK_LOG_INFO);
     CHECK(c.gpu_workers_per_device == 2 && c.partition_workers == 2 && c.queue_limit == 1024);
+    CHECK(c.critical_workers == 1);
     setenv("XDG_STATE_HOME", "/xs", 1);
     setenv("XDG_CACHE_HOME", "/xc", 1);
     czk_daemon_config_default(&c);
@@ -118,6 +119,7 @@ static void test_good(void) {
         "[synthesis]\n"
         "threads = +16\n"
         "partition_workers = 7\n"
+        "critical_workers = 0\n"
         "pack_abc = false\n"
         "[srs]\n"
         "\"param_cache\" = \"/p\"\n"
@@ -131,6 +133,7 @@ static void test_good(void) {
     CHECK(c.queue_limit == 2000 && c.result_keep_ms == 90L * 60000 && c.max_message_bytes == ((size_t)64 << 20));
     CHECK(c.n_devices == 2 && c.devices[0] == 0 && c.devices[1] == 3 && c.gpu_workers_per_device == 3);
     CHECK(c.safety_margin == GiB && c.synthesis_threads == 16 && c.partition_workers == 7 && !c.pack_abc);
+    CHECK(c.critical_workers == 0);
     CHECK(!strcmp(c.param_cache, "/p") && c.log_level == CZK_LOG_DEBUG);
     CHECK(strstr(c.warnings, "logging.format") != NULL);
 
