@@ -86,6 +86,15 @@ czk_err czk_fil_post_sector_challenges(const uint8_t randomness[32], const uint8
 czk_err czk_fil_post_decode(const czk_fil_post_proof *p, uint64_t miner_id, uint32_t partition_index,
                             const uint8_t randomness[32], const czk_fil_bytes *vanilla, size_t n,
                             czk_fil_post_partition *out, char *msg, size_t msglen);
+/* The same with the vanilla proofs read and checked on up to threads
+ * threads of czk_pool_default() (the caller included): 1 runs on the caller
+ * only, <= 0 takes min(the pool's slots, 8) (what czk_fil_post_decode
+ * does). The result, the partition and the message do not depend on
+ * threads: on several failures the one the sequential loop meets first
+ * (the lowest proof's) is reported. */
+czk_err czk_fil_post_decode_threads(const czk_fil_post_proof *p, uint64_t miner_id, uint32_t partition_index,
+                                    const uint8_t randomness[32], const czk_fil_bytes *vanilla, size_t n, int threads,
+                                    czk_fil_post_partition *out, char *msg, size_t msglen);
 
 /* ---- public inputs (FallbackPoStCompound::generate_public_inputs) -------------- */
 

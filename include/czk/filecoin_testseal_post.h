@@ -54,6 +54,8 @@ typedef struct {
     size_t n_sectors;                /* WindowPoSt: 1 … sector_count (0: sector_count); WinningPoSt: 1 (0: 1) */
     const uint64_t *sector_ids;      /* n_sectors distinct ids, or NULL: from the seed */
     bool sparse;
+    int threads;                     /* sectors built at once on czk_pool_default() (the caller included):
+                                        1 the caller only, <= 0 every slot; the request is the same */
 } czk_fil_testseal_post_opts;
 
 typedef struct {

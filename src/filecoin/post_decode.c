@@ -31,6 +31,7 @@
 #include "c1_hash.h"
 #include "czk/filecoin_post_input.h"
 #include "czk/fr.h"
+#include "czk/pool.h"
 #include "czk/poseidon.h"
 
 static czk_err fail(char *msg, size_t msglen, czk_err e, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
@@ -204,9 +205,114 @@ static czk_err fill_sector(czk_fil_post_sector *s, raw_proof *x, const uint64_t 
     return CZK_OK;
 }
 
-czk_err czk_fil_post_decode(const czk_fil_post_proof *p, uint64_t miner_id, uint32_t partition_index,
-                            const uint8_t randomness[32], const czk_fil_bytes *vanilla, size_t n,
-                            czk_fil_post_partition *out, char *msg, size_t msglen) {
+/* ---- the partition, spread over threads ----------------------------------------
+ *
+ * The sequential decoder reads vanilla proof j, checks its sector id against
+ * proofs 0 … j − 1, derives its challenges, checks it, moves it into sector
+ * j, and stops at the first failure. Only the duplicate check and the move
+ * depend on other proofs, so the work is split in two: runners (chunks of
+ * one pool job) take proofs in increasing order from a shared counter and
+ * read, derive and check each on their own (phase 1); then the calling
+ * thread walks the proofs in order, doing the duplicate check and the move,
+ * and reports the first failure in the sequential order (phase 2): at proof
+ * j a failed read, else a duplicate id, else a failed derivation or check.
+ * A runner that fails at j lowers `lowest` to j and stops; proofs above the
+ * lowest failure are skipped (the sequential loop never reaches them). As a
+ * runner's proofs increase, its first failure is its only one, so its one
+ * message buffer (msglen bytes: truncated as the caller's would be) holds
+ * it. */
+
+enum { ST_TODO, ST_OK, ST_READ_FAILED, ST_CHECK_FAILED, ST_SKIPPED };
+
+typedef struct {
+    raw_proof x;
+    uint64_t *ch;  /* want challenges */
+    czk_err e;
+    int state;
+    size_t runner; /* whose buffer holds the message */
+} proof_slot;
+
+typedef struct {
+    const czk_fil_post_proof *p;
+    uint32_t partition_index;
+    const uint8_t *randomness;
+    const czk_fil_bytes *vanilla;
+    size_t n, want;
+    const czk_bc_tree_shape *shape;
+    bool winning;
+    proof_slot *slots;
+    char *msgs;    /* runners × msglen, or NULL */
+    size_t msglen; /* 0 when the caller wants no message */
+    size_t next;   /* next proof to take (atomic) */
+    size_t lowest; /* lowest failed proof, n if none (atomic) */
+} decode_job;
+
+/* Phase 1 of proof j: what the sequential loop does before and after the
+ * duplicate check, with the same messages. */
+static void decode_one(decode_job *d, size_t j, char *msg, size_t msglen) {
+    proof_slot *s = &d->slots[j];
+    const czk_fil_post_proof *p = d->p;
+    czk_err e = read_proof(&d->vanilla[j], j, d->shape, d->want, &s->x, msg, msglen);
+    if (e) {
+        s->e = e, s->state = ST_READ_FAILED;
+        return;
+    }
+    /* WindowPoSt: sector j of partition k; WinningPoSt: challenge c of
+     * the one sector is circuit sector c of one challenge */
+    for (size_t c = 0; c < (d->winning ? d->want : 1) && !e; c++)
+        e = czk_fil_post_sector_leaf_challenges(p, d->randomness, s->x.sector_id, d->winning ? 0 : d->partition_index,
+                                                d->winning ? c : j, d->winning ? &s->ch[c] : s->ch);
+    if (e == CZK_ERR_NO_MEMORY) e = fail(msg, msglen, e, "out of memory deriving the challenges");
+    if (!e) e = check_proof(&s->x, s->ch, j, msg, msglen);
+    s->e = e, s->state = e ? ST_CHECK_FAILED : ST_OK;
+}
+
+static void lower(size_t *slot, size_t v) {
+    size_t cur = __atomic_load_n(slot, __ATOMIC_RELAXED);
+    while (v < cur && !__atomic_compare_exchange_n(slot, &cur, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+    }
+}
+
+static void decode_runner(void *ctx, size_t begin, size_t end, int worker) {
+    (void)end, (void)worker;
+    decode_job *d = ctx;
+    char *msg = d->msgs ? d->msgs + begin * d->msglen : NULL;
+    for (;;) {
+        const size_t j = __atomic_fetch_add(&d->next, 1, __ATOMIC_RELAXED);
+        if (j >= d->n) return;
+        if (j > __atomic_load_n(&d->lowest, __ATOMIC_RELAXED)) {
+            d->slots[j].state = ST_SKIPPED;
+            continue;
+        }
+        if (msg) msg[0] = 0;
+        decode_one(d, j, msg, d->msglen);
+        if (d->slots[j].state != ST_OK) {
+            d->slots[j].runner = begin;
+            lower(&d->lowest, j);
+            return;
+        }
+    }
+}
+
+/* At most 8 runners by default: the partition's 2,349 proofs take ~8 ms
+ * each on one core, so 8 bring a 32 GiB WindowPoSt to ~2.5 s while leaving
+ * the default pool's other threads to the prover. */
+#define DEFAULT_RUNNERS 8
+
+static size_t runner_count(int threads, size_t n, czk_pool **pool) {
+    *pool = NULL;
+    if (threads == 1 || n < 2) return 1;
+    czk_pool *dp = czk_pool_default();
+    const size_t slots = (size_t)czk_pool_slots(dp);
+    size_t r = threads <= 0 ? (slots < DEFAULT_RUNNERS ? slots : DEFAULT_RUNNERS) : (size_t)threads;
+    if (r > n) r = n;
+    if (r > 1) *pool = dp;
+    return r < 1 ? 1 : r;
+}
+
+czk_err czk_fil_post_decode_threads(const czk_fil_post_proof *p, uint64_t miner_id, uint32_t partition_index,
+                                    const uint8_t randomness[32], const czk_fil_bytes *vanilla, size_t n, int threads,
+                                    czk_fil_post_partition *out, char *msg, size_t msglen) {
     if (msg && msglen) msg[0] = 0;
     if (!out) return fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "no output");
     memset(out, 0, sizeof *out);
@@ -236,43 +342,78 @@ czk_err czk_fil_post_decode(const czk_fil_post_proof *p, uint64_t miner_id, uint
     memcpy(out->randomness, randomness, 32);
     czk_fil_prover_id(miner_id, out->prover_id);
     const size_t n_out = winning ? p->circuit_sector_count : n;
+    czk_pool *pool;
+    const size_t runners = runner_count(threads, n, &pool);
+    const bool with_msg = msg && msglen;
+    decode_job d = {
+        .p = p,
+        .partition_index = partition_index,
+        .randomness = randomness,
+        .vanilla = vanilla,
+        .n = n,
+        .want = want,
+        .shape = &shape,
+        .winning = winning,
+        .slots = calloc(n, sizeof *d.slots),
+        .msgs = with_msg ? malloc(runners * msglen) : NULL,
+        .msglen = with_msg ? msglen : 0,
+        .next = 0,
+        .lowest = n,
+    };
+    uint64_t *ch = calloc(n * want, sizeof *ch);
     out->sectors = calloc(n_out, sizeof *out->sectors);
-    uint64_t *ch = calloc(want, sizeof *ch);
     czk_err e = CZK_OK;
-    if (!out->sectors || !ch) {
+    if (!out->sectors || !d.slots || !ch || (with_msg && !d.msgs)) {
         e = fail(msg, msglen, CZK_ERR_NO_MEMORY, "out of memory");
         goto done;
     }
+    for (size_t j = 0; j < n; j++) d.slots[j].ch = ch + j * want;
+    czk_pool_run(pool, runners, 1, decode_runner, &d);
+
     for (size_t j = 0; j < n && !e; j++) {
-        raw_proof x;
-        if ((e = read_proof(&vanilla[j], j, &shape, want, &x, msg, msglen))) break;
+        proof_slot *s = &d.slots[j];
+        const char *why = with_msg ? d.msgs + s->runner * msglen : NULL;
+        if (s->state == ST_READ_FAILED) {
+            e = s->e;
+            if (with_msg) snprintf(msg, msglen, "%s", why);
+            break;
+        }
         for (size_t i = 0; i < j && !e; i++)
-            if (out->sectors[i].sector_id == x.sector_id)
+            if (out->sectors[i].sector_id == s->x.sector_id)
                 e = fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT,
-                         "vanilla_proofs[%zu].sector_id: %" PRIu64 " is vanilla_proofs[%zu]'s too", j, x.sector_id, i);
-        /* WindowPoSt: sector j of partition k; WinningPoSt: challenge c of
-         * the one sector is circuit sector c of one challenge */
-        for (size_t c = 0; c < (winning ? want : 1) && !e; c++)
-            e = czk_fil_post_sector_leaf_challenges(p, randomness, x.sector_id, winning ? 0 : partition_index,
-                                                    winning ? c : j, winning ? &ch[c] : ch);
-        if (e == CZK_ERR_NO_MEMORY) e = fail(msg, msglen, e, "out of memory deriving the challenges");
-        if (!e) e = check_proof(&x, ch, j, msg, msglen);
+                         "vanilla_proofs[%zu].sector_id: %" PRIu64 " is vanilla_proofs[%zu]'s too", j, s->x.sector_id,
+                         i);
+        if (!e && s->state == ST_CHECK_FAILED) {
+            e = s->e;
+            if (with_msg) snprintf(msg, msglen, "%s", why);
+        }
+        if (!e && s->state != ST_OK) /* skipped below a failure that is not there: cannot happen */
+            e = fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "vanilla_proofs[%zu]: not checked", j);
         if (!e && winning) {
             for (size_t c = 0; c < want && !e; c++) {
-                e = fill_sector(&out->sectors[c], &x, ch, c);
+                e = fill_sector(&out->sectors[c], &s->x, s->ch, c);
                 out->n_sectors++;
             }
         } else if (!e) {
-            e = fill_sector(&out->sectors[j], &x, ch, SIZE_MAX);
+            e = fill_sector(&out->sectors[j], &s->x, s->ch, SIZE_MAX);
             if (!e) out->n_sectors++;
         }
         if (e == CZK_ERR_NO_MEMORY && !(msg && msg[0])) fail(msg, msglen, e, "out of memory");
-        raw_free(&x);
+        raw_free(&s->x);
     }
 done:
+    for (size_t j = 0; d.slots && j < n; j++) raw_free(&d.slots[j].x);
+    free(d.slots);
+    free(d.msgs);
     free(ch);
     if (e) czk_fil_post_partition_free(out);
     return e;
+}
+
+czk_err czk_fil_post_decode(const czk_fil_post_proof *p, uint64_t miner_id, uint32_t partition_index,
+                            const uint8_t randomness[32], const czk_fil_bytes *vanilla, size_t n,
+                            czk_fil_post_partition *out, char *msg, size_t msglen) {
+    return czk_fil_post_decode_threads(p, miner_id, partition_index, randomness, vanilla, n, 0, out, msg, msglen);
 }
 
 /* ---- encoder ---------------------------------------------------------------- */

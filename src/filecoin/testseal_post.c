@@ -9,6 +9,7 @@
 #include "czk/filecoin_post_input.h"
 #include "czk/filecoin_testseal_post.h"
 #include "czk/fr.h"
+#include "czk/pool.h"
 #include "czk/poseidon.h"
 #include "prim.h"
 #include "testseal_internal.h"
@@ -109,10 +110,119 @@ static czk_err make_sector(const czk_fil_testseal_post_opts *o, uint32_t i, uint
     return e;
 }
 
+/* ---- the sectors, spread over threads ---------------------------------------
+ *
+ * Sectors are independent once their ids are drawn: runners (chunks of one
+ * job on czk_pool_default()) take them in increasing order from a shared
+ * counter, each with its own challenge buffer and message buffer; a runner
+ * stops at its first failure and lowers `lowest`, sectors above the lowest
+ * failure are skipped, and the lowest failing sector's error is reported
+ * (what the sequential loop met first). The request does not depend on the
+ * thread count. */
+
+typedef struct {
+    const czk_fil_testseal_post_opts *o;
+    const uint8_t *rand;
+    czk_fil_request *r;
+    czk_fil_testseal_post_result *out;
+    size_t n, nch;
+    bool winning;
+    czk_pool *pool;
+    uint64_t *hashed;  /* n: tree nodes hashed per sector */
+    czk_err *errs;     /* n */
+    size_t *runner_of; /* n: whose message buffer holds sector i's message */
+    uint64_t *ch;      /* runners × nch */
+    char *msgs;        /* runners × msglen, or NULL */
+    size_t msglen;
+    size_t next, lowest; /* atomic */
+} seal_job;
+
+static czk_err seal_one(seal_job *s, size_t i, uint64_t *ch, char *msg, size_t msglen) {
+    const czk_fil_post_proof *p = s->o->proof;
+    const uint64_t sid = s->out->sector_ids[i];
+    czk_err e = CZK_OK;
+    if (s->winning)
+        for (size_t c = 0; c < s->nch && !e; c++) e = czk_fil_post_sector_leaf_challenges(p, s->rand, sid, 0, c, &ch[c]);
+    else
+        e = czk_fil_post_sector_leaf_challenges(p, s->rand, sid, s->o->partition_index, i, ch);
+    if (e) return fail(msg, msglen, e, "sector %" PRIu64 ": cannot derive the challenges", sid);
+    return make_sector(s->o, (uint32_t)i, sid, ch, s->nch, &s->r->vanilla_proofs[i], s->out->comm_r[i], &s->hashed[i],
+                       msg, msglen);
+}
+
+static void seal_runner(void *ctx, size_t begin, size_t end, int worker) {
+    (void)end, (void)worker;
+    seal_job *s = ctx;
+    char *msg = s->msgs ? s->msgs + begin * s->msglen : NULL;
+    uint64_t *ch = s->ch + begin * s->nch;
+    for (;;) {
+        const size_t i = __atomic_fetch_add(&s->next, 1, __ATOMIC_RELAXED);
+        if (i >= s->n) return;
+        if (i > __atomic_load_n(&s->lowest, __ATOMIC_RELAXED)) continue;
+        if ((s->errs[i] = seal_one(s, i, ch, msg, s->msglen))) {
+            s->runner_of[i] = begin;
+            size_t cur = __atomic_load_n(&s->lowest, __ATOMIC_RELAXED);
+            while (i < cur && !__atomic_compare_exchange_n(&s->lowest, &cur, i, false, __ATOMIC_RELAXED,
+                                                           __ATOMIC_RELAXED)) {
+            }
+            return;
+        }
+    }
+}
+
+/* threads 1: the caller only; <= 0: every slot of the default pool. */
+static size_t seal_runners(int threads, size_t n, czk_pool **pool) {
+    *pool = NULL;
+    if (threads == 1 || n < 2) return 1;
+    czk_pool *dp = czk_pool_default();
+    size_t r = threads <= 0 ? (size_t)czk_pool_slots(dp) : (size_t)threads;
+    if (r > n) r = n;
+    if (r > 1) *pool = dp;
+    return r < 1 ? 1 : r;
+}
+
 static double now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Sectors 0 … n − 1 of out (their ids drawn) into r's vanilla proofs. */
+static czk_err seal_sectors(const czk_fil_testseal_post_opts *o, const uint8_t rand[32], czk_fil_request *r,
+                            czk_fil_testseal_post_result *out, size_t n, size_t nch, bool winning, char *msg,
+                            size_t msglen) {
+    czk_err e = CZK_OK;
+    seal_job sj = {
+        .o = o,
+        .rand = rand,
+        .r = r,
+        .out = out,
+        .n = n,
+        .nch = nch,
+        .winning = winning,
+        .hashed = calloc(n, sizeof *sj.hashed),
+        .errs = calloc(n, sizeof *sj.errs),
+        .runner_of = calloc(n, sizeof *sj.runner_of),
+        .msglen = msg && msglen ? msglen : 0,
+        .next = 0,
+        .lowest = n,
+    };
+    const size_t runners = seal_runners(o->threads, n, &sj.pool);
+    sj.ch = calloc(runners * nch, sizeof *sj.ch);
+    sj.msgs = sj.msglen ? malloc(runners * sj.msglen) : NULL;
+    if (!sj.hashed || !sj.errs || !sj.runner_of || !sj.ch || (sj.msglen && !sj.msgs)) {
+        e = fail(msg, msglen, CZK_ERR_NO_MEMORY, "out of memory");
+    } else {
+        czk_pool_run(sj.pool, runners, 1, seal_runner, &sj);
+        /* the lowest failing sector's error, as the sequential loop met it first */
+        for (size_t i = 0; i < n && !e; i++)
+            if ((e = sj.errs[i]) && sj.msgs) snprintf(msg, msglen, "%s", sj.msgs + sj.runner_of[i] * sj.msglen);
+        for (size_t i = 0; i < n && !e; i++) out->tree_nodes += sj.hashed[i];
+    }
+    /* every proof made is owned by the request, also the ones past a failure (freed with it) */
+    r->n_vanilla_proofs = n;
+    free(sj.hashed), free(sj.errs), free(sj.runner_of), free(sj.ch), free(sj.msgs);
+    return e;
 }
 
 czk_err czk_fil_testseal_post(const czk_fil_testseal_post_opts *o, czk_fil_testseal_post_result *out, char *msg,
@@ -150,9 +260,8 @@ czk_err czk_fil_testseal_post(const czk_fil_testseal_post_opts *o, czk_fil_tests
     out->sector_ids = calloc(n, sizeof *out->sector_ids);
     out->comm_r = calloc(n, sizeof *out->comm_r);
     const size_t nch = p->challenge_count;
-    uint64_t *ch = calloc(nch, sizeof *ch);
     czk_err e = CZK_OK;
-    if (!r->randomness.data || !r->vanilla_proofs || !out->sector_ids || !out->comm_r || !ch) {
+    if (!r->randomness.data || !r->vanilla_proofs || !out->sector_ids || !out->comm_r) {
         e = fail(msg, msglen, CZK_ERR_NO_MEMORY, "out of memory");
         goto done;
     }
@@ -175,22 +284,8 @@ czk_err czk_fil_testseal_post(const czk_fil_testseal_post_opts *o, czk_fil_tests
             }
         out->sector_ids[i] = sid;
     }
-    for (size_t i = 0; i < n && !e; i++) {
-        const uint64_t sid = out->sector_ids[i];
-        if (winning)
-            for (size_t c = 0; c < nch && !e; c++) e = czk_fil_post_sector_leaf_challenges(p, rand, sid, 0, c, &ch[c]);
-        else
-            e = czk_fil_post_sector_leaf_challenges(p, rand, sid, o->partition_index, i, ch);
-        if (e) {
-            fail(msg, msglen, e, "sector %" PRIu64 ": cannot derive the challenges", sid);
-            break;
-        }
-        e = make_sector(o, (uint32_t)i, sid, ch, nch, &r->vanilla_proofs[i], out->comm_r[i], &out->tree_nodes, msg,
-                        msglen);
-        if (!e) r->n_vanilla_proofs++;
-    }
+    e = seal_sectors(o, rand, r, out, n, nch, winning, msg, msglen);
 done:
-    free(ch);
     if (e) czk_fil_testseal_post_free(out);
     else out->seconds = now() - t0;
     return e;
