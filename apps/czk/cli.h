@@ -48,6 +48,8 @@ int cmd_hash(int argc, char **argv);
 int cmd_testseal(int argc, char **argv);
 /* czk testseal --kind winning|window (cmd_testseal_post.c) */
 int cmd_testseal_post(int argc, char **argv);
+/* czk testseal --kind snap (cmd_testseal_update.c) */
+int cmd_testseal_update(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 
 /* ---- Filecoin requests from files (cmd_check.c) ---------------------------- */

@@ -136,6 +136,9 @@ int cmd_testseal(int argc, char **argv) {
     for (int i = 2; i + 1 < argc; i++)
         if (!strcmp(argv[i], "--kind") && (!strcmp(argv[i + 1], "winning") || !strcmp(argv[i + 1], "window")))
             return cmd_testseal_post(argc, argv);
+    /* --kind snap: a SnapDeals request (cmd_testseal_update.c) */
+    for (int i = 2; i + 1 < argc; i++)
+        if (!strcmp(argv[i], "--kind") && !strcmp(argv[i + 1], "snap")) return cmd_testseal_update(argc, argv);
     /* --sparse is a flag; the other options take values */
     char **rest = malloc((size_t)argc * sizeof *rest);
     if (!rest) return CLI_FAIL;

@@ -42,6 +42,7 @@ static void usage(FILE *f) {
             "                                         --ticket: 32 bytes hex, as given; --request-out: Curio's\n"
             "                                         PoRep request for it (proto3 JSON, for check --request)\n"
             "  testseal --kind winning|window --registered-proof N --miner-id M [--partition K] [--sectors N] --seed X [--sparse] --request-out FILE: a test PoSt request\n"
+            "  testseal --kind snap --registered-proof N --seed X [--sparse] --request-out FILE: a test SnapDeals request\n"
             "\n"
             "built-in circuits: demo, synthetic-K (K = 10 … 27), gadget-sha256-block, gadget-sha256-512,\n"
             "                   gadget-poseidon-N (N = 2, 4, 8, 11), gadget-insert-N (N = 2, 4, 8);\n"
