@@ -8,7 +8,7 @@
 #include "czk/err.h"
 #include "czk/filecoin_vanilla.h"
 #include "czk/fr.h"
-#include "czk/gadget_por.h"
+#include "c1_hash.h"
 
 /* storage-proofs-update constants.rs for one of ALLOWED_SECTOR_SIZES. */
 typedef struct {
@@ -25,9 +25,9 @@ czk_err czk_fil_update_hash2(czk_fr *out, const czk_fr *a, const czk_fr *b);
 czk_err czk_fil_update_rho_fr(const czk_fr *phi, uint32_t high, czk_fr *rho);
 
 /* Hashes leaf up path's first `levels` levels (all: path->n_levels) with
- * the hasher's node hash; out is the node reached. CZK_ERR_NOT_CANONICAL
+ * filecoin-hashers' node hash (c1_hash.h); out is the node reached. CZK_ERR_NOT_CANONICAL
  * when a value is >= r, CZK_ERR_INVALID_ARGUMENT for a bad arity. */
-czk_err czk_fil_update_path_up(czk_hasher h, const uint8_t leaf[32], const czk_fil_path *path, size_t levels,
-                               uint8_t out[32]);
+czk_err czk_fil_update_path_up(czk_fil_c1_hasher h, const uint8_t leaf[32], const czk_fil_path *path,
+                               size_t levels, uint8_t out[32]);
 
 #endif

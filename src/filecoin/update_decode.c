@@ -6,29 +6,18 @@
 #include <string.h>
 
 #include "bincode.h"
+#include "c1_hash.h"
 #include "czk/filecoin_update.h"
 #include "czk/poseidon.h"
+#include "prim.h"
 #include "snap_internal.h"
 
-czk_err czk_fil_update_path_up(czk_hasher h, const uint8_t leaf[32], const czk_fil_path *path, size_t levels,
-                               uint8_t out[32]) {
-    czk_fr cur;
-    if (!czk_domain_to_fr(&cur, leaf)) return CZK_ERR_NOT_CANONICAL;
-    for (size_t l = 0; l < levels && l < path->n_levels; l++) {
-        const czk_fil_path_level *lv = &path->levels[l];
-        if (lv->arity < 2 || lv->arity > CZK_FIL_MAX_ARITY || lv->index >= lv->arity) return CZK_ERR_INVALID_ARGUMENT;
-        czk_fr ch[CZK_FIL_MAX_ARITY];
-        for (unsigned i = 0, s = 0; i < lv->arity; i++) {
-            if (i == lv->index)
-                ch[i] = cur;
-            else if (!czk_domain_to_fr(&ch[i], lv->siblings[s++]))
-                return CZK_ERR_NOT_CANONICAL;
-        }
-        czk_err e = czk_hasher_node(h, &cur, ch, lv->arity);
-        if (e) return e;
-    }
-    czk_domain_from_fr(out, &cur);
-    return CZK_OK;
+czk_err czk_fil_update_path_up(czk_fil_c1_hasher h, const uint8_t leaf[32], const czk_fil_path *path,
+                               size_t levels, uint8_t out[32]) {
+    size_t bad_level;
+    int bad_sibling;
+    return czk_fil_c1_path_root(h, path, 0, levels < path->n_levels ? levels : path->n_levels, leaf, out, &bad_level,
+                                &bad_sibling);
 }
 
 void czk_fil_update_partitions_free(czk_fil_update_partition *parts, size_t n) {
@@ -81,6 +70,7 @@ static czk_err read_partition(const job *j, czk_bc_reader *r, czk_fil_update_par
         if (!e) e = czk_bc_merkle_read(r, "proof_d_new", &j->shape_d, ch->leaf_d_new, root_d, &ch->path_d_new);
         if (!e) e = czk_bc_merkle_read(r, "proof_r_new", &j->shape_r, ch->leaf_r_new, root_r_new, &ch->path_r_new);
         if (e) break;
+        ch->node = czk_bc_path_index(&ch->path_r_old);
         /* the roots as stated; root_r_old / root_r_new are the first challenge's (verify) */
         if (c == 0) {
             memcpy(part->root_r_old, root_r_old, 32);
@@ -109,7 +99,7 @@ static czk_err check_challenge(const job *j, czk_bc_reader *r, const czk_fil_upd
     const uint8_t *leaves[3] = {ch->leaf_r_old, ch->leaf_d_new, ch->leaf_r_new};
     const uint8_t *roots[3] = {part->root_r_old, j->comm_d_new, part->root_r_new};
     static const char *const names[3] = {"proof_r_old", "proof_d_new", "proof_r_new"};
-    static const czk_hasher hashers[3] = {CZK_HASHER_POSEIDON, CZK_HASHER_SHA256, CZK_HASHER_POSEIDON};
+    static const czk_fil_c1_hasher hashers[3] = {CZK_FIL_C1_POSEIDON, CZK_FIL_C1_SHA256, CZK_FIL_C1_POSEIDON};
     const size_t m = czk_bc_enter(r, ".challenge_proofs[%zu]", c);
     czk_err e = CZK_OK;
     for (int t = 0; t < 3; t++) {
@@ -129,8 +119,8 @@ static czk_err check_challenge(const job *j, czk_bc_reader *r, const czk_fil_upd
     /* the encoding */
     czk_fr old, d, rho, phi, calc, stated;
     czk_fr_from_bytes_le(&phi, j->phi);
-    if (!czk_domain_to_fr(&old, ch->leaf_r_old) || !czk_domain_to_fr(&d, ch->leaf_d_new) ||
-        !czk_domain_to_fr(&stated, ch->leaf_r_new))
+    if (!czk_fr_from_bytes_le(&old, ch->leaf_r_old) || !czk_fr_from_bytes_le(&d, ch->leaf_d_new) ||
+        !czk_fr_from_bytes_le(&stated, ch->leaf_r_new))
         return czk_bc_fail(r, CZK_ERR_NOT_CANONICAL, NULL, "a leaf is not a field element");
     e = czk_fil_update_rho_fr(&phi, (uint32_t)(want >> (f->challenge_bits - part->h)), &rho);
     if (e) return czk_bc_fail(r, e, NULL, "rho: out of memory");
@@ -146,7 +136,7 @@ static czk_err check_challenge(const job *j, czk_bc_reader *r, const czk_fil_upd
      * challenge's (the circuit's) */
     const czk_fil_path *pd = &ch->path_d_new;
     uint8_t node[32];
-    e = czk_fil_update_path_up(CZK_HASHER_SHA256, ch->leaf_d_new, pd, apex_height, node);
+    e = czk_fil_update_path_up(CZK_FIL_C1_SHA256, ch->leaf_d_new, pd, apex_height, node);
     const uint64_t sel = (want >> apex_height) & (f->apex_leaves - 1);
     if (!e && memcmp(node, part->apex_leafs[sel], 32)) {
         char field[40];
@@ -155,7 +145,7 @@ static czk_err check_challenge(const job *j, czk_bc_reader *r, const czk_fil_upd
         return czk_bc_fail(r, CZK_ERR_MISMATCH, field, "not challenge_proofs[%zu].proof_d_new's node at level %u", c,
                            apex_height);
     }
-    if (!e) e = czk_fil_update_path_up(CZK_HASHER_SHA256, ch->leaf_d_new, pd, apex_height + f->apex_bits, node);
+    if (!e) e = czk_fil_update_path_up(CZK_FIL_C1_SHA256, ch->leaf_d_new, pd, apex_height + f->apex_bits, node);
     if (!e && memcmp(node, apex_root, 32)) {
         czk_bc_leave(r, m);
         return czk_bc_fail(r, CZK_ERR_MISMATCH, "apex_leafs",
@@ -226,11 +216,11 @@ static czk_err decode_one(const job *j, uint32_t k, const czk_fil_bytes *b, czk_
     if (!rows) return czk_bc_fail(&r, CZK_ERR_NO_MEMORY, NULL, "out of memory");
     memcpy(rows, part->apex_leafs, j->f.apex_leaves * sizeof *rows);
     for (size_t in = 0, o = j->f.apex_leaves; o < n_rows && !e; in += 2, o++) {
-        czk_fr ch[2], h;
-        czk_domain_to_fr(&ch[0], rows[in]);
-        czk_domain_to_fr(&ch[1], rows[in + 1]);
-        e = czk_hasher_node(CZK_HASHER_SHA256, &h, ch, 2);
-        czk_domain_from_fr(rows[o], &h);
+        /* Sha256Function::hash2: SHA-256 of the two, trimmed to fr32 */
+        const void *pieces[2] = {rows[in], rows[in + 1]};
+        const size_t lens[2] = {32, 32};
+        if (!czk_fil_sha256(pieces, lens, 2, rows[o])) e = CZK_ERR_NO_MEMORY;
+        rows[o][31] &= 0x3f;
     }
     if (!e) e = czk_fil_update_challenges(j->f.nodes, j->comm_r_new, k, j->f.challenges, j->challenges);
     for (size_t c = 0; c < part->n_challenges && !e; c++) e = check_challenge(j, &r, part, c, rows, rows[n_rows - 1]);

@@ -99,6 +99,9 @@ for src in "$HERE"/fuzz_*.c; do
     if [ "$name" = fuzz_config ]; then extra="$CONFIG_CFLAGS $CONFIG_OBJS"; fi
     if [ "$name" = fuzz_c1 ]; then extra=$(echo "$ROOT"/src/filecoin/{c1,c1_json,c1_decode,c1_encode,vanilla,registered}.c); fi
     if [ "$name" = fuzz_request_json ]; then extra="$ROOT/src/filecoin/request_json.c"; fi
+    if [ "$name" = fuzz_update ]; then
+        extra="$(echo "$ROOT"/src/filecoin/{update_challenges,update_decode,update_inputs,update_encode,bincode,c1_hash,c1,vanilla,registered,prim,registered_post,vanilla_post}.c) $ROOT/src/gadgets/poseidon.c $ROOT/src/gadgets/poseidon_constants.c"
+    fi
     if [ "$name" = fuzz_post ]; then
         extra="$(echo "$ROOT"/src/filecoin/{post_decode,post_challenges,post_inputs,bincode,c1_hash,c1,vanilla,registered,prim,registered_post,vanilla_post,challenges}.c) $ROOT/src/gadgets/poseidon.c $ROOT/src/gadgets/poseidon_constants.c"
     fi
