@@ -61,7 +61,7 @@ test-sanitize: | deps
 test-tsan: | deps
 	cmake -S . -B $(BUILD_TSAN) $(GENERATOR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCZK_TSAN=ON -DCZK_CUDA=OFF $(CMAKE_ARGS)
 	cmake --build $(BUILD_TSAN) -j $(JOBS)
-	cd $(BUILD_TSAN) && CZK_TEST_SCALE=$${CZK_TEST_SCALE:-0.1} ctest --output-on-failure -j $(JOBS) -R 'pool|msm|ntt|poly|r1cs_eval|groth16|setup|fixed_base|test_io|engine|budget|test_service|test_journal'
+	cd $(BUILD_TSAN) && CZK_TEST_SCALE=$${CZK_TEST_SCALE:-0.1} ctest --output-on-failure -j $(JOBS) -R 'pool|msm|ntt|poly|r1cs_eval|groth16|setup|fixed_base|test_io|engine|budget|test_service|test_journal|post_decode_threads'
 
 test: test-release test-sanitize test-tsan
 

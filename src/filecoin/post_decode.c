@@ -294,9 +294,9 @@ static void decode_runner(void *ctx, size_t begin, size_t end, int worker) {
     }
 }
 
-/* At most 8 runners by default: the partition's 2,349 proofs take ~8 ms
- * each on one core, so 8 bring a 32 GiB WindowPoSt to ~2.5 s while leaving
- * the default pool's other threads to the prover. */
+/* At most 8 runners by default: a 32 GiB WindowPoSt partition's 2,349
+ * proofs take 5-8 ms each on one core (11-18 s in all); 8 runners cut that
+ * about 8-fold and leave the default pool's other threads to the prover. */
 #define DEFAULT_RUNNERS 8
 
 static size_t runner_count(int threads, size_t n, czk_pool **pool) {
