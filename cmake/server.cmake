@@ -63,9 +63,17 @@ endif()
 # Curio's Prove call (tests/server/curio_prove.py), czk verify --c1, and the
 # tampered requests refused (not in the sanitizer pass: the setup alone takes
 # minutes there)
+# minutes there). It leaves porep-2k's parameters in the build folder for
+# kinds_check: WinningPoSt, WindowPoSt and SnapDeals the same way, and a
+# WinningPoSt ahead of PoRep load (fixture params_2k: it runs after).
 if(TARGET czkd)
-  add_test(NAME porep_check COMMAND sh ${PROJECT_SOURCE_DIR}/tests/server/porep_check.sh ${PROJECT_BINARY_DIR})
-  set_tests_properties(porep_check PROPERTIES SKIP_RETURN_CODE 77)
+  set(CZK_PARAMS_2K ${PROJECT_BINARY_DIR}/test-params-2k)
+  add_test(NAME porep_check COMMAND ${CMAKE_COMMAND} -E env CZK_PARAMS_SAVE=${CZK_PARAMS_2K}
+                                    sh ${PROJECT_SOURCE_DIR}/tests/server/porep_check.sh ${PROJECT_BINARY_DIR})
+  set_tests_properties(porep_check PROPERTIES SKIP_RETURN_CODE 77 FIXTURES_SETUP params_2k)
+  add_test(NAME kinds_check COMMAND ${CMAKE_COMMAND} -E env CZK_PARAMS_2K=${CZK_PARAMS_2K}
+                                    sh ${PROJECT_SOURCE_DIR}/tests/server/kinds_check.sh ${PROJECT_BINARY_DIR})
+  set_tests_properties(kinds_check PROPERTIES SKIP_RETURN_CODE 77 FIXTURES_REQUIRED params_2k)
 endif()
 if(TARGET czkd AND EXISTS ${PROJECT_SOURCE_DIR}/tests/server/html_check.sh)
   add_test(NAME html_check COMMAND sh ${PROJECT_SOURCE_DIR}/tests/server/html_check.sh $<TARGET_FILE:czkd>

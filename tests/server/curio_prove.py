@@ -11,6 +11,13 @@ shared with czk's C client.
 
     curio_prove.py --addr ADDR --envelope FILE --registered-proof N --miner-id M
                    [--proof OUT] [--request-id ID] [--mode prove|submit|await]
+    curio_prove.py --addr ADDR --request FILE [--proof OUT] [--request-id ID] [--mode …]
+
+--request: any proof kind, the SubmitProofRequest read from a request file
+(proto3's JSON mapping, as `czk testseal --request-out` writes it) by
+protobuf's own json_format, so that czk's JSON writer is checked by another
+implementation; Curio's WindowPoSt, WinningPoSt and SnapDeals calls are this
+request sent as Prove.
                    [--expect completed|submitted|invalid_argument|failed_precondition|failed|not_found]
 
 Prints the outcome (COMPLETED with the proof length, or the gRPC code and
@@ -35,9 +42,10 @@ MAX_MSG = 256 << 20  # Curio's client limit
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--addr", required=True)
-    ap.add_argument("--envelope", required=True)
-    ap.add_argument("--registered-proof", type=int, required=True)
-    ap.add_argument("--miner-id", type=int, required=True)
+    ap.add_argument("--envelope")
+    ap.add_argument("--request")
+    ap.add_argument("--registered-proof", type=int)
+    ap.add_argument("--miner-id", type=int)
     ap.add_argument("--proof")
     ap.add_argument("--request-id")
     ap.add_argument("--expect", default="completed")
@@ -45,6 +53,9 @@ def main():
                     help="prove: Curio's Prove call; submit / await: the same request through SubmitProof, "
                          "then AwaitProof of its id (for restarts in between)")
     args = ap.parse_args()
+    if bool(args.envelope) == bool(args.request) or (args.envelope and (args.registered_proof is None or
+                                                                         args.miner_id is None)):
+        ap.error("give --envelope with --registered-proof and --miner-id, or --request")
     try:
         import grpc
     except ImportError:
@@ -65,18 +76,25 @@ def main():
         sys.path.insert(0, stubs)
         from cuzk.v1 import proving_pb2 as pb, proving_pb2_grpc as pb_grpc
 
-        with open(args.envelope, "rb") as f:
-            envelope = f.read()
-        env = json.loads(envelope)
-        sector, size = int(env["SectorNum"]), int(env["SectorSize"])
         opts = [("grpc.max_send_message_length", MAX_MSG), ("grpc.max_receive_message_length", MAX_MSG)]
         target = args.addr
         channel = grpc.insecure_channel(target, options=opts)
         stub = pb_grpc.ProvingEngineStub(channel)
-        req = pb.SubmitProofRequest(
-            request_id=args.request_id or "porep-%d-%d" % (args.miner_id, sector),
-            proof_kind=pb.POREP_SEAL_COMMIT, sector_size=size, registered_proof=args.registered_proof,
-            priority=pb.NORMAL, vanilla_proof=envelope, sector_number=sector, miner_id=args.miner_id)
+        if args.request:
+            from google.protobuf import json_format
+            with open(args.request) as f:
+                req = json_format.Parse(f.read(), pb.SubmitProofRequest())
+            if args.request_id:
+                req.request_id = args.request_id
+        else:
+            with open(args.envelope, "rb") as f:
+                envelope = f.read()
+            env = json.loads(envelope)
+            sector, size = int(env["SectorNum"]), int(env["SectorSize"])
+            req = pb.SubmitProofRequest(
+                request_id=args.request_id or "porep-%d-%d" % (args.miner_id, sector),
+                proof_kind=pb.POREP_SEAL_COMMIT, sector_size=size, registered_proof=args.registered_proof,
+                priority=pb.NORMAL, vanilla_proof=envelope, sector_number=sector, miner_id=args.miner_id)
         try:
             if args.mode == "submit":
                 s = stub.SubmitProof(req, timeout=600)

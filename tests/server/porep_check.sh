@@ -12,6 +12,8 @@
 # then czk's own client: prove / submit / await / bench batch --c1.
 #   porep_check.sh BUILD_DIR [SECTOR_SIZE]     (2KiB by default; 8MiB in make bench)
 # CZK_POREP_PARAMS=DIR: copy DIR's parameters (czk setup's) instead of setting up.
+# CZK_PARAMS_SAVE=DIR: copy the parameters into DIR once set up (for kinds_check.sh,
+# which loads PoRep beside the other proof kinds).
 # Exit 0 pass, 1 fail, 77 SKIP (no czkd, no python3-grpcio / protoc).
 set -u
 BUILD=${1:?usage: porep_check.sh BUILD_DIR [SECTOR_SIZE]}
@@ -63,6 +65,9 @@ else
 fi
 VK=$(ls "$T"/params/v28-*.vk 2>/dev/null | head -1)
 [ -n "$VK" ] || fail "czk setup wrote no v28 .vk file"
+if [ -n "${CZK_PARAMS_SAVE:-}" ]; then
+    mkdir -p "$CZK_PARAMS_SAVE" && cp "$T"/params/* "$CZK_PARAMS_SAVE/" || fail "cannot save the parameters to $CZK_PARAMS_SAVE"
+fi
 expect 1 "exists; not overwriting" -- "$CZK" setup --circuit "$CIRCUIT" --out "$T/params" --seed 4
 expect 0 "development" -- "$CZK" params check "$T/params"
 echo "porep_check: sealed $SIZE and set up $CIRCUIT in $(( $(date +%s) - t0 )) s"
