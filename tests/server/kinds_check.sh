@@ -8,7 +8,8 @@
 # Curio's request ids and priorities) and its proof verified by `czk verify
 # --request` from the request's public data. Then the refusals at submit, each
 # naming its field: a tampered vanilla proof, wrong randomness, each wrong
-# commitment, a wrong registered proof or sector size; czkd stays up. Then
+# commitment, a wrong registered proof or sector size; czkd stays up. A
+# SnapDeals job across a restart (the journal keeps the request). Then
 # priorities under load: PoRep C2 jobs submitted, the prover busy with the
 # first and the second queued, a WinningPoSt submitted after them finishes
 # before the queued PoRep.
@@ -184,6 +185,24 @@ bad snap_leaf snap 'v = b("vanillaProofs", 0); v[len(v) // 2] ^= 1; setb("vanill
 bad snap_count snap 'r["vanillaProofs"] = r["vanillaProofs"] * 2' "INVALID_ARGUMENT.*partition"
 kill -0 "$PID" 2>/dev/null || fail "czkd died"
 expect 0 '"completed":5' -- "$CZK" status --addr "$ADDR" --format json
+
+# nothing lost across a restart: a SnapDeals job submitted, czkd stopped while
+# it proves, started again on the same state; the job comes back from the
+# journalled request (decoded and checked again) and its proof verifies
+expect 0 "SUBMITTED" -- curio "$T/snap.json" submitted --mode submit --request-id "$SNAP_ID-restart"
+i=0
+until grep -q "job=$SNAP_ID-restart part=0 synthesized" "$T/czkd.log"; do
+    [ $i -ge 600 ] && fail "the SnapDeals job did not start"
+    sleep 0.1
+    i=$((i + 1))
+done
+stop_czkd
+start_czkd "$T/czkd-restart.log"
+grep -q "job=$SNAP_ID-restart re-queued: $SNAP_CIRCUIT, SNAP_DEALS_UPDATE" "$T/czkd-restart.log" ||
+    fail "the SnapDeals job was not re-queued: $(grep -i "restart\|journal" "$T/czkd-restart.log")"
+expect 0 "COMPLETED" -- curio "$T/snap.json" completed --mode await --request-id "$SNAP_ID-restart" \
+    --proof "$T/snap-restart.bin"
+expect 0 "^valid" -- "$CZK" verify --request "$T/snap.json" --vk "$SNAP_VK" --proof "$T/snap-restart.bin"
 stop_czkd
 
 # ---- priorities under load: PoRep queued, a WinningPoSt submitted later finishes first -------------------
@@ -228,5 +247,5 @@ stop_czkd
 echo "kinds_check: priorities under load in $(( $(date +%s) - t0 )) s"
 
 [ "$FAILS" -eq 0 ] || fail "$FAILS check(s) failed"
-echo "kinds_check: ok (2 KiB WinningPoSt, WindowPoSt of a partial and a full partition, SnapDeals proved through czkd and verified from their requests; 17 bad requests refused naming the field; a WinningPoSt ahead of queued PoRep)"
+echo "kinds_check: ok (2 KiB WinningPoSt, WindowPoSt of a partial and a full partition, SnapDeals proved through czkd and verified from their requests; 17 bad requests refused naming the field; a SnapDeals job across a restart; a WinningPoSt ahead of queued PoRep)"
 exit 0
