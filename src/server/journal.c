@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -66,9 +67,26 @@ static void set_msg(char *msg, size_t msglen, const char *fmt, ...) {
     va_end(ap);
 }
 
+/* Whether a failure in the state folder dir is its file system being full:
+ * the error says so (SQLITE_FULL, ENOSPC, EDQUOT), or it is an I/O error
+ * (SQLite reports a full disk while growing the WAL index as "disk I/O
+ * error") and statvfs finds no block or inode left for this process. */
+static bool folder_full(const char *dir, int sqlite_code, int sys_errno) {
+    if (sqlite_code == SQLITE_FULL || sys_errno == ENOSPC || sys_errno == EDQUOT) return true;
+    if (sqlite_code != SQLITE_IOERR && sqlite_code != SQLITE_CANTOPEN && sqlite_code != SQLITE_OK) return false;
+    struct statvfs vs;
+    return statvfs(dir, &vs) == 0 && (vs.f_bavail == 0 || (vs.f_files > 0 && vs.f_favail == 0));
+}
+
+#define FULL_FMT "the state folder %s is full (no space left on device): "
+
 static czk_err db_err(czk_journal *j, const char *what, char *msg, size_t msglen) {
-    int code = sqlite3_errcode(j->db);
-    set_msg(msg, msglen, "journal %s/journal.sqlite: %s: %s", j->state_dir, what, sqlite3_errmsg(j->db));
+    int code = sqlite3_errcode(j->db), sys = sqlite3_system_errno(j->db);
+    if (folder_full(j->state_dir, code, sys))
+        set_msg(msg, msglen, FULL_FMT "journal %s/journal.sqlite: %s: %s", j->state_dir, j->state_dir, what,
+                sqlite3_errmsg(j->db));
+    else
+        set_msg(msg, msglen, "journal %s/journal.sqlite: %s: %s", j->state_dir, what, sqlite3_errmsg(j->db));
     return code == SQLITE_NOTADB || code == SQLITE_CORRUPT ? CZK_ERR_FORMAT : CZK_ERR_IO;
 }
 
@@ -238,12 +256,17 @@ czk_err czk_journal_open(czk_journal **out, const char *state_dir, char *msg, si
     snprintf(lockpath, n, "%s/lock", state_dir);
     e = CZK_ERR_IO;
     if (mkdir_p(state_dir) != 0 || mkdir_p(j->spool_dir) != 0) {
-        set_msg(msg, msglen, "state directory %s: %s", state_dir, strerror(errno));
+        int en = errno;
+        if (en == ENOSPC || en == EDQUOT) set_msg(msg, msglen, FULL_FMT "%s", state_dir, strerror(en));
+        else set_msg(msg, msglen, "state directory %s: %s", state_dir, strerror(en));
         goto fail;
     }
     j->lock_fd = open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
     if (j->lock_fd < 0) {
-        set_msg(msg, msglen, "state directory %s: %s: %s", state_dir, lockpath, strerror(errno));
+        int en = errno;
+        if (en == ENOSPC || en == EDQUOT)
+            set_msg(msg, msglen, FULL_FMT "%s: %s", state_dir, lockpath, strerror(en));
+        else set_msg(msg, msglen, "state directory %s: %s: %s", state_dir, lockpath, strerror(en));
         goto fail;
     }
     if (flock(j->lock_fd, LOCK_EX | LOCK_NB) != 0) {
@@ -256,7 +279,12 @@ czk_err czk_journal_open(czk_journal **out, const char *state_dir, char *msg, si
     }
     if (sqlite3_open_v2(dbpath, &j->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, NULL) !=
         SQLITE_OK) {
-        set_msg(msg, msglen, "journal %s: %s", dbpath, j->db ? sqlite3_errmsg(j->db) : "cannot open");
+        int en = errno, code = j->db ? sqlite3_errcode(j->db) : SQLITE_CANTOPEN;
+        if (folder_full(state_dir, code, j->db ? sqlite3_system_errno(j->db) : en))
+            set_msg(msg, msglen, FULL_FMT "journal %s: %s", state_dir, dbpath,
+                    j->db ? sqlite3_errmsg(j->db) : "cannot open");
+        else
+            set_msg(msg, msglen, "journal %s: %s", dbpath, j->db ? sqlite3_errmsg(j->db) : "cannot open");
         goto fail;
     }
     sqlite3_busy_timeout(j->db, 10000);

@@ -8,7 +8,10 @@
  * its input, after the reopen. Names: a job is found by its request id
  * (any string, Curio's spaces and brackets too) or, without one, by its
  * generated name; generated names are reserved; an ended job's request id
- * can be taken again; rows written before names existed keep theirs. */
+ * can be taken again; rows written before names existed keep theirs. A
+ * full disk (SQLite's writes made to fail with ENOSPC through the unix VFS's
+ * xSetSystemCall) is reported as the state folder being full, at open and at
+ * an add, and the journal works again once there is room. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -24,6 +27,7 @@
 #include <sqlite3.h>
 
 #include "../../src/server/journal.h"
+#include "full_disk.h"
 #include "test.h"
 
 static char root[256];
@@ -350,6 +354,82 @@ static void test_foreign(void) {
     czk_journal_close(j);
 }
 
+/* ---- a full disk (full_disk.h) ---- */
+
+static bool says_full(const char *msg, const char *dir) {
+    char want[400];
+    snprintf(want, sizeof want, "the state folder %s is full (no space left on device)", dir);
+    return strstr(msg, want) != NULL;
+}
+
+static void test_full_disk(void) {
+    if (!full_disk_install()) {
+        printf("journal: SQLite's VFS cannot override write calls; full-disk test skipped\n");
+        return;
+    }
+    char dir[300], msg[512];
+    /* open on a disk with `room` bytes left, from none upwards: each open
+     * fails saying the folder is full, until there is room for the journal */
+    int failed = 0, opened = 0;
+    for (long long r = 0; r <= (1 << 20) && !opened; r = r ? r * 2 : 256) {
+        char name[24];
+        snprintf(name, sizeof name, "full-%lld", r % 100000000);
+        subdir(dir, sizeof dir, name);
+        czk_journal *j = NULL;
+        msg[0] = 0;
+        full_disk_room = r;
+        czk_err e = czk_journal_open(&j, dir, msg, sizeof msg);
+        full_disk_room = -1;
+        if (e == CZK_OK) {
+            opened = 1;
+            czk_journal_close(j);
+            break;
+        }
+        failed++;
+        CHECK_MSG(e == CZK_ERR_IO && !j && says_full(msg, dir), "open with %lld bytes of room: %s: %s", r,
+                  czk_err_str(e), msg);
+    }
+    CHECK_MSG(failed >= 1 && opened, "%d open(s) failed, opened %d", failed, opened);
+    /* the disk fills while the journal is open: an add fails saying so, and
+     * works again once there is room */
+    subdir(dir, sizeof dir, "full-later");
+    czk_journal *j = NULL;
+    CHECK(czk_journal_open(&j, dir, msg, sizeof msg) == CZK_OK);
+    if (j) {
+        uint64_t id = 0;
+        msg[0] = 0;
+        full_disk_room = 0;
+        czk_err e = czk_journal_add(j, "full-1", "demo", 1, (const uint8_t *)"7", 1, &id, msg, sizeof msg);
+        full_disk_room = -1;
+        CHECK_MSG(e == CZK_ERR_IO && says_full(msg, dir), "add on a full disk: %s: %s", czk_err_str(e), msg);
+        CHECK_MSG(czk_journal_add(j, "full-1", "demo", 1, (const uint8_t *)"7", 1, &id, msg, sizeof msg) == CZK_OK,
+                  "add once there is room: %s", msg);
+        CHECK(input_is(j, id, "7"));
+        czk_journal_close(j);
+    }
+    /* czkd restarted on a full disk: the journal exists; reopening it fails saying the folder is full */
+    for (long long r = 0; r <= 4096; r = r ? r * 4 : 1) {
+        j = NULL;
+        msg[0] = 0;
+        full_disk_room = r;
+        czk_err e = czk_journal_open(&j, dir, msg, sizeof msg);
+        full_disk_room = -1;
+        if (e == CZK_OK) {
+            czk_journal_close(j);
+            continue;
+        }
+        CHECK_MSG(e == CZK_ERR_IO && !j && says_full(msg, dir), "reopen with %lld bytes of room: %s: %s", r,
+                  czk_err_str(e), msg);
+    }
+    CHECK_MSG(czk_journal_open(&j, dir, msg, sizeof msg) == CZK_OK, "reopen once there is room: %s", msg);
+    if (j) {
+        czk_journal_job got;
+        CHECK(czk_journal_find_request(j, "full-1", &got) == CZK_OK);
+        czk_journal_close(j);
+    }
+    full_disk_remove();
+}
+
 /* The child adds jobs in a loop and reports each id after its add returned;
  * the parent kills it with SIGKILL and checks every reported job. */
 static void test_sigkill(void) {
@@ -439,6 +519,7 @@ int main(void) {
     test_names();
     test_race();
     test_foreign();
+    test_full_disk();
     test_sigkill();
     if (!test_failures) nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
     return test_finish("journal");
