@@ -150,7 +150,8 @@ const char *czk_job_status_name(czk_job_status s);
  * (CZK_ERR_MISMATCH when the circuit or seed differ). Refused at once, with a
  * message: an unregistered circuit (CZK_ERR_NOT_FOUND), a partition whose
  * estimate exceeds the budget left after the resident charges
- * (CZK_ERR_INVALID_ARGUMENT: it could never run), an engine shutting down
+ * (CZK_ERR_PRECONDITION naming the budget and what one partition needs: it
+ * could never run; the budget is configured too small), an engine shutting down
  * (CZK_ERR_SHUTDOWN), a priority out of range (CZK_ERR_INVALID_ARGUMENT). */
 czk_err czk_engine_submit(czk_engine *e, const char *request_id, const char *circuit_id, uint64_t seed,
                           czk_priority prio, uint64_t *job_id, char *msg, size_t msglen);

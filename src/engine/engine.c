@@ -261,12 +261,14 @@ static czk_err submit(czk_engine *e, const char *request_id, const char *circuit
     }
     size_t total = czk_budget_total(e->budget), room = total - e->resident_total;
     if (c->est_bytes > room) {
-        err = CZK_ERR_INVALID_ARGUMENT;
+        /* not the request's fault: the budget is configured too small */
+        err = CZK_ERR_PRECONDITION;
         ENG_MSG(msg, msglen,
-                "one partition of '%s' needs %zu bytes (%.1f MiB) of working memory, but the budget leaves "
-                "%zu bytes (%.1f MiB) after %zu resident bytes of parameters and R1CS (budget %zu bytes): it could "
-                "never run",
-                circuit_id, c->est_bytes, c->est_bytes / 1048576.0, room, room / 1048576.0, e->resident_total, total);
+                "the memory budget (%zu bytes, %.3g GiB) is too small for one partition of '%s', which needs %zu "
+                "bytes (%.3g GiB) of working memory; the budget leaves %zu bytes (%.3g GiB) after %zu resident bytes "
+                "of parameters and R1CS: the job could never run; raise the budget to at least %zu bytes",
+                total, total / 1073741824.0, circuit_id, c->est_bytes, c->est_bytes / 1073741824.0, room,
+                room / 1073741824.0, e->resident_total, e->resident_total + c->est_bytes);
         goto out;
     }
     size_t n_parts = input && input->partitions ? input->partitions : c->c.partitions;

@@ -678,8 +678,9 @@ out:
         uint64_t j = 0;
         msg[0] = 0;
         CHECK(czk_engine_submit(e, NULL, "demo-p1", 1, CZK_PRIO_NORMAL, &j, msg, sizeof msg) ==
-              CZK_ERR_INVALID_ARGUMENT);
-        CHECK_MSG(strstr(msg, "could never run") && j == 0, "%s", msg);
+              CZK_ERR_PRECONDITION);
+        CHECK_MSG(strstr(msg, "could never run") && strstr(msg, "memory budget (4194304 bytes, 0.00391 GiB)") && j == 0,
+                  "%s", msg);
         CHECK(czk_engine_partition_estimate(e, "demo-p1") > cfg.budget_bytes);
         check_idle(e, "after a refused submit");
     }

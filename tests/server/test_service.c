@@ -7,7 +7,10 @@
  * jobs left unfinished are re-queued and each job ends exactly once),
  * threads submitting and awaiting at once (one shared request id), and a
  * child process killed with SIGKILL while submitting: every job whose
- * submit returned is proved after the reopen. A backend whose start waits
+ * submit returned is proved after the reopen. A budget too small for one
+ * partition is refused as a configuration problem (FAILED_PRECONDITION naming
+ * the budget and the need); on a full disk (full_disk.h) the service does not
+ * open and says the state folder is full. A backend whose start waits
  * on a gate the test opens holds jobs in place; no sleeps are used for
  * synchronization. */
 #define _GNU_SOURCE
@@ -20,11 +23,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../../src/server/grpc_internal.h"
 #include "../../src/server/journal.h"
 #include "czk/backend.h"
 #include "czk/groth16_io.h"
 #include "czk/log.h"
 #include "czk/service.h"
+#include "full_disk.h"
 #include "gated_backend.h"
 #include "test.h"
 
@@ -43,21 +48,25 @@ static int rm_one(const char *p, const struct stat *sb, int flag, struct FTW *ft
     return remove(p);
 }
 
+static void service_config(czk_service_config *cfg, const char *dir, size_t queue_limit, size_t budget) {
+    czk_service_config_default(cfg);
+    cfg->state_dir = dir;
+    cfg->param_cache = param_cache;
+    cfg->queue_limit = queue_limit;
+    cfg->engine.budget_bytes = budget;
+    cfg->engine.partition_workers = 1;
+    cfg->engine.gpu_workers = 1;
+    cfg->engine.finalizers = 1;
+    cfg->engine.gpu_queue_capacity = 1;
+    cfg->engine.threads = 2;
+    cfg->engine.verify_results = true;
+    cfg->engine.faults = "";
+    cfg->engine.backend = &gated_be;
+}
+
 static czk_service *open_service_at(const char *dir, size_t queue_limit) {
     czk_service_config cfg;
-    czk_service_config_default(&cfg);
-    cfg.state_dir = dir;
-    cfg.param_cache = param_cache;
-    cfg.queue_limit = queue_limit;
-    cfg.engine.budget_bytes = (size_t)512 << 20;
-    cfg.engine.partition_workers = 1;
-    cfg.engine.gpu_workers = 1;
-    cfg.engine.finalizers = 1;
-    cfg.engine.gpu_queue_capacity = 1;
-    cfg.engine.threads = 2;
-    cfg.engine.verify_results = true;
-    cfg.engine.faults = "";
-    cfg.engine.backend = &gated_be;
+    service_config(&cfg, dir, queue_limit, (size_t)512 << 20);
     czk_service *s = NULL;
     char msg[512] = "";
     czk_err e = czk_service_open(&s, &cfg, msg, sizeof msg);
@@ -415,6 +424,65 @@ static void test_status_gpu(czk_service *s) {
     free(text);
 }
 
+/* A budget too small for one partition is a configuration problem, not a bad
+ * request: FAILED_PRECONDITION naming the budget and what a partition needs. */
+static void test_small_budget(void) {
+    char dir[400], msg[1024] = "";
+    snprintf(dir, sizeof dir, "%s/small-budget", root);
+    czk_service_config cfg;
+    service_config(&cfg, dir, 8, (size_t)4 << 20);
+    czk_service *s = NULL;
+    czk_err e = czk_service_open(&s, &cfg, msg, sizeof msg);
+    CHECK_MSG(e == CZK_OK, "open with a 4 MiB budget: %s: %s", czk_err_str(e), msg);
+    if (!s) return;
+    jid id;
+    msg[0] = 0;
+    e = submit(s, "small-1", "demo", "1", CZK_PRIO_NORMAL, id, msg, sizeof msg);
+    CHECK_MSG(e == CZK_ERR_PRECONDITION && czk_grpc_status_for(e, CZK_GRPC_SUBMIT) == GRPC_STATUS_FAILED_PRECONDITION &&
+                  czk_grpc_status_for(e, CZK_GRPC_PROVE) == GRPC_STATUS_FAILED_PRECONDITION,
+              "submit under a 4 MiB budget: %s: %s", czk_err_str(e), msg);
+    CHECK_MSG(strstr(msg, "memory budget (4194304 bytes, 0.00391 GiB)") &&
+                  strstr(msg, "one partition of 'demo', which needs ") && strstr(msg, "raise the budget"),
+              "%s", msg);
+    czk_service_status st;
+    CHECK(czk_service_status_get(s, &st) == CZK_OK);
+    CHECK_MSG(st.jobs_pending == 0 && st.jobs_failed == 0, "pending %llu failed %llu after the refusal",
+              (unsigned long long)st.jobs_pending, (unsigned long long)st.jobs_failed);
+    czk_service_status_free(&st);
+    czk_service_close(s);
+}
+
+/* czkd on a full disk does not start, and says the state folder is full
+ * (SQLite alone says "disk I/O error" or "database or disk is full"). */
+static void test_full_disk(void) {
+    if (!full_disk_install()) {
+        printf("service: SQLite's VFS cannot override write calls; full-disk test skipped\n");
+        return;
+    }
+    char dir[400], want[500], msg[1024];
+    for (int fresh = 1; fresh >= 0; fresh--) {
+        snprintf(dir, sizeof dir, "%s/full", root);
+        czk_service_config cfg;
+        service_config(&cfg, dir, 8, (size_t)512 << 20);
+        czk_service *s = NULL;
+        if (!fresh) { /* a state folder made while there was room */
+            czk_err e = czk_service_open(&s, &cfg, msg, sizeof msg);
+            CHECK_MSG(e == CZK_OK, "open with room: %s", msg);
+            czk_service_close(s);
+            s = NULL;
+        }
+        msg[0] = 0;
+        full_disk_room = 0;
+        czk_err e = czk_service_open(&s, &cfg, msg, sizeof msg);
+        full_disk_room = -1;
+        snprintf(want, sizeof want, "the state folder %s is full (no space left on device)", dir);
+        CHECK_MSG(e == CZK_ERR_IO && !s && strstr(msg, want), "open of the %s state folder on a full disk: %s: %s",
+                  fresh ? "new" : "existing", czk_err_str(e), msg);
+        if (s) czk_service_close(s);
+    }
+    full_disk_remove();
+}
+
 int main(void) {
     czk_log_set_level(getenv("CZK_TEST_VERBOSE") ? CZK_LOG_DEBUG : CZK_LOG_WARN);
     const char *tmp = getenv("TMPDIR");
@@ -431,6 +499,8 @@ int main(void) {
     jid *crash_ids = crash_child(&n_crash);
     CHECK(crash_ids && n_crash >= 12);
 
+    test_small_budget();
+    test_full_disk();
     czk_service *s = open_service(8);
     if (!s) return test_finish("service");
     test_basic(s);
