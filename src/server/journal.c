@@ -68,12 +68,14 @@ static void set_msg(char *msg, size_t msglen, const char *fmt, ...) {
 }
 
 /* Whether a failure in the state folder dir is its file system being full:
- * the error says so (SQLITE_FULL, ENOSPC, EDQUOT), or it is an I/O error
- * (SQLite reports a full disk while growing the WAL index as "disk I/O
- * error") and statvfs finds no block or inode left for this process. */
+ * SQLITE_FULL, or an I/O error (SQLite reports a full disk while growing the
+ * WAL index as "disk I/O error") whose system error is ENOSPC or EDQUOT, or
+ * for which statvfs finds no block or inode left for this process.
+ * sys_errno is only looked at for an I/O error: SQLite keeps it from then. */
 static bool folder_full(const char *dir, int sqlite_code, int sys_errno) {
-    if (sqlite_code == SQLITE_FULL || sys_errno == ENOSPC || sys_errno == EDQUOT) return true;
-    if (sqlite_code != SQLITE_IOERR && sqlite_code != SQLITE_CANTOPEN && sqlite_code != SQLITE_OK) return false;
+    if (sqlite_code == SQLITE_FULL) return true;
+    if (sqlite_code != SQLITE_IOERR && sqlite_code != SQLITE_CANTOPEN) return false;
+    if (sys_errno == ENOSPC || sys_errno == EDQUOT) return true;
     struct statvfs vs;
     return statvfs(dir, &vs) == 0 && (vs.f_bavail == 0 || (vs.f_files > 0 && vs.f_favail == 0));
 }
