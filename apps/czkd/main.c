@@ -80,6 +80,19 @@ int main(int argc, char **argv) {
             return 2;
         }
     }
+    /* the status page's token: read before anything is opened (a bad file is a bad config) */
+    static char token[300];
+    if (dc.token_file[0] && czk_http_token_load(dc.token_file, token, sizeof token, msg, sizeof msg) != CZK_OK) {
+        fprintf(stderr, "czkd: %s\n", msg);
+        return 2;
+    }
+    czk_http_options ho;
+    czk_http_options_default(&ho);
+    ho.per_ip_limit = dc.status_per_ip_limit;
+    ho.connection_limit = dc.status_connection_limit;
+    ho.request_timeout_ms = dc.status_request_timeout_ms;
+    ho.allowed_hosts = dc.status_allowed_hosts;
+    ho.token = token;
     czk_log_set_level(dc.log_level);
     if (dc.config_path[0]) czk_log_info("config %s", dc.config_path);
     log_warnings(dc.warnings);
@@ -116,7 +129,7 @@ int main(int argc, char **argv) {
         czk_log_error("cannot open the service: %s", msg);
         goto out;
     }
-    if (dc.status_listen[0] && czk_http_start(&http, svc, dc.status_listen, msg, sizeof msg) != CZK_OK) {
+    if (dc.status_listen[0] && czk_http_start_opts(&http, svc, dc.status_listen, &ho, msg, sizeof msg) != CZK_OK) {
         czk_log_error("status page: %s", msg);
         goto out;
     }
@@ -152,6 +165,7 @@ out:
     czk_http_stop(http);
     czk_service_close(svc);
     czk_backend_close(be);
+    memset(token, 0, sizeof token);
     if (rc == 0) czk_log_info("czkd stopped");
     return rc;
 }

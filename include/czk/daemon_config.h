@@ -14,6 +14,14 @@
  *               queue_limit = 1024            (czk) unfinished jobs accepted at most
  *               result_retention = "24h"      (czk) how long finished results are kept
  *               max_message_size = "256MiB"   (czk) largest gRPC message
+ *               token_file = "..."            (czk) a file holding the token every HTTP request must
+ *                                             carry (Authorization: Bearer); "" = none (default)
+ *               status_allowed_hosts = []     (czk) Host names the status page answers besides
+ *                                             localhost, IP literals and the listen host ("name",
+ *                                             "name:port", "*" = any)
+ *               status_per_ip_limit = 8       (czk) status connections from one address at most
+ *               status_connection_limit = 64  (czk) status connections at most
+ *               status_request_timeout = "10s" (czk) a status connection's time for a request
  *   [memory]    total_budget = "auto" | "64GiB" | bytes
  *               safety_margin = "5GiB"        subtracted from the detected memory (auto only;
  *                                             default: 10% of it)
@@ -51,6 +59,11 @@ typedef enum { CZK_BACKEND_KIND_AUTO = 0, CZK_BACKEND_KIND_CPU, CZK_BACKEND_KIND
 typedef struct {
     char listen[512];                      /* default 127.0.0.1:9820 */
     char status_listen[512];               /* default 127.0.0.1:9821; "" = off */
+    char token_file[CZK_DAEMON_PATH_MAX];  /* "" = no token (default) */
+    char status_allowed_hosts[1024];       /* comma-separated; default "" */
+    unsigned status_per_ip_limit;          /* default 8 */
+    unsigned status_connection_limit;      /* default 64 */
+    long status_request_timeout_ms;        /* default 10 s */
     char state_dir[CZK_DAEMON_PATH_MAX];   /* default $XDG_STATE_HOME/czk or ~/.local/state/czk */
     char param_cache[CZK_DAEMON_PATH_MAX]; /* default: czk_daemon_param_cache_default */
     size_t total_budget;                   /* bytes; 0 = auto */
@@ -92,7 +105,7 @@ czk_err czk_daemon_config_load(czk_daemon_config *c, const char *path, char *msg
 /* czkd's command line (argv[0] is the program):
  *   [--config FILE] [--listen ADDR] [--status-listen ADDR] [--state-dir DIR]
  *   [--param-cache DIR] [--backend cpu|cuda|auto] [--budget SIZE|auto]
- *   [--log-level LEVEL] [--help]
+ *   [--log-level LEVEL] [--token-file FILE] [--help]
  * (also --flag=value). The file named by --config is applied first, then
  * the other flags, whatever their order. *help: --help was given (nothing
  * else is done). CZK_ERR_INVALID_ARGUMENT with a message for an unknown

@@ -54,6 +54,9 @@ void czk_daemon_config_default(czk_daemon_config *c) {
     c->queue_limit = 1024;
     c->result_keep_ms = 24L * 3600 * 1000;
     c->max_message_bytes = (size_t)256 << 20;
+    c->status_per_ip_limit = 8;
+    c->status_connection_limit = 64;
+    c->status_request_timeout_ms = 10000;
 }
 
 /* ---- sizes and durations ------------------------------------------------------------- */
@@ -196,6 +199,65 @@ static czk_err k_listen(czk_daemon_config *c, const czk_toml_value *v, char *why
 static czk_err k_status_listen(czk_daemon_config *c, const czk_toml_value *v, char *why, size_t wl) {
     return copy_str(c->status_listen, sizeof c->status_listen, v, true, why, wl);
 }
+static czk_err k_token_file(czk_daemon_config *c, const czk_toml_value *v, char *why, size_t wl) {
+    return copy_str(c->token_file, sizeof c->token_file, v, true, why, wl);
+}
+static czk_err k_allowed_hosts(czk_daemon_config *c, const czk_toml_value *v, char *why, size_t wl) {
+    czk_err e = want(v, CZK_TOML_ARRAY, why, wl);
+    if (e) return e;
+    char buf[sizeof c->status_allowed_hosts];
+    size_t len = 0;
+    buf[0] = 0;
+    for (size_t i = 0; i < v->n; i++) {
+        const czk_toml_value *x = &v->items[i];
+        if (x->t != CZK_TOML_STRING || !x->s[0] || strpbrk(x->s, ", \t")) {
+            set_msg(why, wl, "element %zu: expected a host name, \"name:port\" or \"*\"", i);
+            return CZK_ERR_INVALID_ARGUMENT;
+        }
+        size_t n = strlen(x->s);
+        if (len + n + 2 > sizeof buf) {
+            set_msg(why, wl, "longer than %zu bytes in all", sizeof buf - 1);
+            return CZK_ERR_INVALID_ARGUMENT;
+        }
+        if (len) buf[len++] = ',';
+        memcpy(buf + len, x->s, n + 1);
+        len += n;
+    }
+    memcpy(c->status_allowed_hosts, buf, len + 1);
+    return CZK_OK;
+}
+static czk_err k_per_ip(czk_daemon_config *c, const czk_toml_value *v, char *why, size_t wl) {
+    long long x;
+    czk_err e = int_in(v, 1, 1024, &x, why, wl);
+    if (!e) c->status_per_ip_limit = (unsigned)x;
+    return e;
+}
+static czk_err k_conn_limit(czk_daemon_config *c, const czk_toml_value *v, char *why, size_t wl) {
+    long long x;
+    czk_err e = int_in(v, 1, 4096, &x, why, wl);
+    if (!e) c->status_connection_limit = (unsigned)x;
+    return e;
+}
+static czk_err k_request_timeout(czk_daemon_config *c, const czk_toml_value *v, char *why, size_t wl) {
+    long ms;
+    czk_err e = CZK_OK;
+    if (v->t == CZK_TOML_INT) {
+        if (v->i <= 0 || v->i > 3600) {
+            set_msg(why, wl, "must be between 1 and 3600 seconds");
+            return CZK_ERR_INVALID_ARGUMENT;
+        }
+        ms = (long)v->i * 1000;
+    } else {
+        e = want(v, CZK_TOML_STRING, why, wl);
+        if (!e) e = czk_parse_duration_ms(v->s, &ms, why, wl);
+        if (!e && (ms < 100 || ms > 3600L * 1000)) {
+            set_msg(why, wl, "must be between 100ms and 1h");
+            e = CZK_ERR_INVALID_ARGUMENT;
+        }
+    }
+    if (!e) c->status_request_timeout_ms = ms;
+    return e;
+}
 static czk_err k_state_dir(czk_daemon_config *c, const czk_toml_value *v, char *why, size_t wl) {
     return copy_str(c->state_dir, sizeof c->state_dir, v, false, why, wl);
 }
@@ -306,6 +368,11 @@ static czk_err k_level(czk_daemon_config *c, const czk_toml_value *v, char *why,
 static const key_handler KEYS[] = {
     {"daemon.listen", k_listen},
     {"daemon.status_listen", k_status_listen},
+    {"daemon.token_file", k_token_file},
+    {"daemon.status_allowed_hosts", k_allowed_hosts},
+    {"daemon.status_per_ip_limit", k_per_ip},
+    {"daemon.status_connection_limit", k_conn_limit},
+    {"daemon.status_request_timeout", k_request_timeout},
     {"daemon.state_dir", k_state_dir},
     {"daemon.queue_limit", k_queue_limit},
     {"daemon.result_retention", k_retention},
@@ -515,7 +582,7 @@ czk_err czk_daemon_config_load(czk_daemon_config *c, const char *path, char *msg
 const char *czk_daemon_usage(void) {
     return "usage: czkd [--config FILE] [--listen ADDR] [--status-listen ADDR] [--state-dir DIR]\n"
            "            [--param-cache DIR] [--backend cpu|cuda|auto] [--budget SIZE|auto]\n"
-           "            [--log-level trace|debug|info|warn|error]\n"
+           "            [--log-level trace|debug|info|warn|error] [--token-file FILE]\n"
            "  --config FILE         a cuzk-style TOML file (flags override it)\n"
            "  --listen ADDR         gRPC address, host:port or unix:///path (default 127.0.0.1:9820)\n"
            "  --status-listen ADDR  HTTP status page, host:port; \"\" turns it off (default 127.0.0.1:9821)\n"
@@ -524,11 +591,12 @@ const char *czk_daemon_usage(void) {
            "                        else /var/tmp/filecoin-proof-parameters)\n"
            "  --backend KIND        prover backend: cpu, cuda or auto (default auto)\n"
            "  --budget SIZE         memory budget, e.g. 64GiB, or auto (default auto)\n"
-           "  --log-level LEVEL     log level (default info)\n";
+           "  --log-level LEVEL     log level (default info)\n"
+           "  --token-file FILE     a file holding the token HTTP requests must carry (Authorization: Bearer)\n";
 }
 
 static const char *const FLAGS[] = {"config",   "listen",  "status-listen", "state-dir", "param-cache",
-                                    "backend",  "budget",  "log-level",     NULL};
+                                    "backend",  "budget",  "log-level",     "token-file", NULL};
 
 /* argv[i] as --name[=value]: the flag's index in FLAGS and its value
  * (consuming the next argument when not given with '='). */
@@ -614,6 +682,7 @@ czk_err czk_daemon_config_from_args(czk_daemon_config *c, int argc, char **argv,
                 e = CZK_ERR_INVALID_ARGUMENT;
             }
             break;
+        case 8: e = flag_path(c->token_file, sizeof c->token_file, "token-file", v, true, msg, msglen); break;
         default: break;
         }
         if (e != CZK_OK) return e;

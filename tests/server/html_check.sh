@@ -4,7 +4,10 @@
 # http://.../ in headless Chromium (--dump-dom, with virtual time so the
 # page's fetch of /status runs) and checks that the DOM shows a running job
 # that was submitted, the stages, the GPU workers and the memory bars; then
-# SIGTERM must stop czkd with status 0.
+# SIGTERM must stop czkd with status 0. Then czkd with --token-file: the page
+# and /status need the token (401 without it), a foreign Host is refused (403,
+# DNS rebinding), and the browser that opens /?token=... once gets the page
+# and its fetches of /status through the cookie.
 # usage: html_check.sh CZKD CZK            exit 77 (skip) without chromium
 set -u
 CZKD=$1
@@ -99,6 +102,46 @@ rc=$?
 PID=
 [ $rc -eq 0 ] || fail "czkd exited with $rc after SIGTERM"
 grep -q "unfinished job(s) stay in the journal\|service closed" "$T/czkd.log" || fail "no orderly shutdown in the log"
-echo "html_check: ok (job $found running in the DOM; $JOBS jobs of $CIRCUIT)"
+
+# ---- the token and the Host header, through czkd's flags
+printf 'czk-html-%s-token\n' "$$" >"$T/token"
+TOK=$(cat "$T/token")
+: >"$T/czkd2.log"
+"$CZKD" --state-dir "$T/state2" --param-cache "$T/params" --listen 127.0.0.1:0 --status-listen 127.0.0.1:0 \
+    --budget 1GiB --backend cpu --token-file "$T/token" >"$T/czkd2.log" 2>&1 &
+PID=$!
+i=0
+while ! grep -q "czkd ready" "$T/czkd2.log"; do
+    i=$((i + 1))
+    [ $i -gt 300 ] && fail "czkd --token-file did not start: $(cat "$T/czkd2.log")"
+    kill -0 "$PID" 2>/dev/null || fail "czkd --token-file exited: $(cat "$T/czkd2.log")"
+    sleep 0.1
+done
+HTTP=$(sed -n 's/.*status page .* (port \([0-9]*\)), backend.*/\1/p' "$T/czkd2.log")
+grep -q "$TOK" "$T/czkd2.log" && fail "the token is in the log"
+code() { curl -s -o /dev/null -w '%{http_code}' "$@"; }
+if command -v curl >/dev/null 2>&1; then
+    c=$(code "http://127.0.0.1:$HTTP/status"); [ "$c" = 401 ] || fail "/status without the token: $c"
+    c=$(code -H "Authorization: Bearer $TOK" "http://127.0.0.1:$HTTP/status"); [ "$c" = 200 ] || fail "/status with the token: $c"
+    c=$(code -H "Authorization: Bearer x$TOK" "http://127.0.0.1:$HTTP/metrics"); [ "$c" = 401 ] || fail "a wrong token: $c"
+    c=$(code -H "Host: evil.example:$HTTP" -H "Authorization: Bearer $TOK" "http://127.0.0.1:$HTTP/status")
+    [ "$c" = 403 ] || fail "Host evil.example: $c"
+fi
+timeout 60 "$CHROMIUM" --headless --no-sandbox --disable-gpu --user-data-dir="$T/profile2" \
+    --virtual-time-budget=3000 --dump-dom "http://127.0.0.1:$HTTP/?token=$TOK" >"$T/dom2.html" 2>"$T/chromium2.err" ||
+    fail "chromium (token): $(tail -3 "$T/chromium2.err")"
+grep -q 'class="lbl">budget reserved</span>' "$T/dom2.html" || fail "with the token: no page: $(head -c 300 "$T/dom2.html")"
+grep -q 'id="error" class="err">status unavailable' "$T/dom2.html" && fail "with the token: the page could not fetch /status"
+grep -q 'id="summary" class="muted">backend cpu' "$T/dom2.html" || fail "with the token: no summary"
+timeout 60 "$CHROMIUM" --headless --no-sandbox --disable-gpu --user-data-dir="$T/profile3" \
+    --virtual-time-budget=1000 --dump-dom "http://127.0.0.1:$HTTP/" >"$T/dom3.html" 2>"$T/chromium3.err"
+grep -q 'budget reserved' "$T/dom3.html" && fail "without the token the browser got the page"
+kill -TERM "$PID"
+wait "$PID"
+rc=$?
+PID=
+[ $rc -eq 0 ] || fail "czkd --token-file exited with $rc after SIGTERM"
+
+echo "html_check: ok (job $found running in the DOM; $JOBS jobs of $CIRCUIT; token and Host checks)"
 rm -rf "$T"
 exit 0

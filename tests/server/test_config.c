@@ -71,6 +71,8 @@ static void test_defaults(void) {
     CHECK(c.total_budget == 0 && c.backend == CZK_BACKEND_KIND_AUTO && c.log_level == CZK_LOG_INFO);
     CHECK(c.gpu_workers_per_device == 2 && c.partition_workers == 2 && c.queue_limit == 1024);
     CHECK(c.critical_workers == 1);
+    CHECK(c.token_file[0] == 0 && c.status_allowed_hosts[0] == 0 && c.status_per_ip_limit == 8 &&
+          c.status_connection_limit == 64 && c.status_request_timeout_ms == 10000);
     setenv("XDG_STATE_HOME", "/xs", 1);
     setenv("XDG_CACHE_HOME", "/xc", 1);
     czk_daemon_config_default(&c);
@@ -142,6 +144,19 @@ static void test_good(void) {
     CHECK(parse(&c, "# nothing\n\n   # here\n", msg, sizeof msg) == CZK_OK);
     CHECK(parse(&c, "[memory]\ntotal_budget = 1024\n", msg, sizeof msg) == CZK_OK && c.total_budget == 1024);
     CHECK(parse(&c, "[daemon]\nresult_retention = 60\n", msg, sizeof msg) == CZK_OK && c.result_keep_ms == 60000);
+    /* the status server's limits, Host allow-list and token (czk keys) */
+    e = parse(&c,
+              "[daemon]\ntoken_file = \"/etc/czk/token\"\n"
+              "status_allowed_hosts = [\"status.example\", \"[fd00::1]:8443\", \"*\"]\n"
+              "status_per_ip_limit = 2\nstatus_connection_limit = 16\nstatus_request_timeout = \"1500ms\"\n",
+              msg, sizeof msg);
+    CHECK_MSG(e == CZK_OK, "status keys: %s", msg);
+    CHECK(!strcmp(c.token_file, "/etc/czk/token") &&
+          !strcmp(c.status_allowed_hosts, "status.example,[fd00::1]:8443,*"));
+    CHECK(c.status_per_ip_limit == 2 && c.status_connection_limit == 16 && c.status_request_timeout_ms == 1500);
+    CHECK(parse(&c, "[daemon]\nstatus_request_timeout = 5\nstatus_allowed_hosts = []\n", msg, sizeof msg) ==
+              CZK_OK &&
+          c.status_request_timeout_ms == 5000 && c.status_allowed_hosts[0] == 0);
 }
 
 static void test_bad(void) {
@@ -189,6 +204,17 @@ static void test_bad(void) {
         {"[daemon]\nresult_retention = \"soon\"\n", "'soon' is not a duration", CZK_ERR_INVALID_ARGUMENT},
         {"[daemon]\nlisten = \"\"\"x\"\"\"\n", "multi-line strings are not supported", CZK_ERR_FORMAT},
         {"[gpus]\ndevices = [0 1]\n", "expected ',' or ']'", CZK_ERR_FORMAT},
+        {"[daemon]\nstatus_per_ip_limit = 0\n", "key 'daemon.status_per_ip_limit': must be in [1, 1024]",
+         CZK_ERR_INVALID_ARGUMENT},
+        {"[daemon]\nstatus_connection_limit = 5000\n", "must be in [1, 4096]", CZK_ERR_INVALID_ARGUMENT},
+        {"[daemon]\nstatus_request_timeout = \"10ms\"\n", "key 'daemon.status_request_timeout': must be between",
+         CZK_ERR_INVALID_ARGUMENT},
+        {"[daemon]\nstatus_request_timeout = 0\n", "must be between 1 and 3600 seconds", CZK_ERR_INVALID_ARGUMENT},
+        {"[daemon]\nstatus_allowed_hosts = \"a.example\"\n", "key 'daemon.status_allowed_hosts': expected an array",
+         CZK_ERR_INVALID_ARGUMENT},
+        {"[daemon]\nstatus_allowed_hosts = [\"a, b\"]\n", "element 0: expected a host name", CZK_ERR_INVALID_ARGUMENT},
+        {"[daemon]\nstatus_allowed_hosts = [\"a\", 3]\n", "element 1: expected a host name", CZK_ERR_INVALID_ARGUMENT},
+        {"[daemon]\ntoken_file = 1\n", "key 'daemon.token_file': expected a string", CZK_ERR_INVALID_ARGUMENT},
         /* an error inside a nested array frees what was read of it (LeakSanitizer) */
         {"[gpus]\ndevices = [[1, [2, x]]]\n", "t.toml:2: key 'gpus.devices': 'x' is not a value", CZK_ERR_FORMAT},
     };
@@ -276,6 +302,9 @@ static void test_flags(void) {
     CHECK(c.total_budget == 8 * GiB && !strcmp(c.param_cache, "/flag") && !strcmp(c.state_dir, "/st"));
     CHECK(c.status_listen[0] == 0 && c.backend == CZK_BACKEND_KIND_CPU && c.log_level == CZK_LOG_ERROR);
     CHECK(args(&c, &help, msg, sizeof msg, "--config", path, "--budget", "auto", NULL) == CZK_OK && c.total_budget == 0);
+    CHECK(args(&c, &help, msg, sizeof msg, "--token-file", "/run/tok", NULL) == CZK_OK &&
+          !strcmp(c.token_file, "/run/tok"));
+    CHECK(args(&c, &help, msg, sizeof msg, "--token-file=", NULL) == CZK_OK && c.token_file[0] == 0);
     CHECK(args(&c, &help, msg, sizeof msg, "--backend", "cuda", NULL) == CZK_OK && c.backend == CZK_BACKEND_KIND_CUDA);
     CHECK(args(&c, &help, msg, sizeof msg, NULL) == CZK_OK && !strcmp(c.listen, "127.0.0.1:9820"));
     CHECK(args(&c, &help, msg, sizeof msg, "--help", NULL) == CZK_OK && help);
@@ -294,7 +323,7 @@ static void test_flags(void) {
           strstr(msg, "unexpected argument 'stray'"));
     CHECK(args(&c, &help, msg, sizeof msg, "--config", "/nonexistent.toml", NULL) == CZK_ERR_IO);
     unlink(path);
-    CHECK(strstr(czk_daemon_usage(), "--status-listen") != NULL);
+    CHECK(strstr(czk_daemon_usage(), "--status-listen") != NULL && strstr(czk_daemon_usage(), "--token-file"));
 }
 
 int main(void) {
