@@ -616,7 +616,7 @@ czk_err czk_http_start_opts(czk_http **out, czk_service *svc, const char *listen
         return CZK_ERR_IO;
     }
     h->reaper_started = true;
-    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD;
+    unsigned flags = MHD_USE_AUTO_INTERNAL_THREAD; /* epoll on Linux: no FD_SETSIZE cap on connections */
     if (ai->ai_family == AF_INET6) flags |= MHD_USE_IPv6;
     h->d = MHD_start_daemon(flags, 0, NULL, NULL, handle, h, MHD_OPTION_SOCK_ADDR, ai->ai_addr,
                             MHD_OPTION_CONNECTION_LIMIT, o.connection_limit, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
@@ -631,8 +631,8 @@ czk_err czk_http_start_opts(czk_http **out, czk_service *svc, const char *listen
     }
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(h->d, MHD_DAEMON_INFO_BIND_PORT);
     h->port = info ? (int)info->port : port;
-    czk_log_info("status page on http://%s%s%s:%d/", strchr(host, ':') ? "[" : "", host, strchr(host, ':') ? "]" : "",
-                 h->port);
+    czk_log_info("status page on http://%s%s%s:%d/%s", strchr(host, ':') ? "[" : "", host, strchr(host, ':') ? "]" : "",
+                 h->port, h->has_token ? " (requests need the token)" : "");
     *out = h;
     return CZK_OK;
 }
