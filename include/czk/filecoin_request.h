@@ -2,7 +2,7 @@
  * (cuzk.v1 SubmitProofRequest, proto/cuzk/v1/proving.proto), independent of
  * how it arrived (gRPC, a JSON request file, the journal). The request owns
  * every buffer it points to. It knows nothing of circuits: preparing one
- * into a circuit's input is request.c's (czk_fil_request_prepare). */
+ * into a circuit's input is request_prepare.c's (czk_fil_request_prepare). */
 #ifndef CZK_FILECOIN_REQUEST_H
 #define CZK_FILECOIN_REQUEST_H
 
@@ -51,7 +51,7 @@ size_t czk_fil_request_bytes(const czk_fil_request *r);
  * "WINNING_POST" (the proto's names), "PROOF_KIND_UNSPECIFIED", or NULL. */
 const char *czk_fil_kind_name(czk_fil_kind k);
 
-/* ---- from a request to a circuit's input (request.c) ----------------------- */
+/* ---- from a request to a circuit's input (request_prepare.c) ----------------------- */
 
 /* A request decoded and checked: which circuit proves it, how many of its
  * partitions, and the input the circuit reads (the porep-* circuits: an

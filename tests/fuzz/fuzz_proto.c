@@ -78,8 +78,17 @@ static void check_request(const czk_grpc_request *r) {
     switch (r->method) {
     case CZK_GRPC_SUBMIT:
     case CZK_GRPC_PROVE:
-        if (r->submit.fil.kind == CZK_FIL_KIND_NONE) check_circuit_id(r->submit.circuit_id);
-        else FUZZ_ASSERT(!r->submit.circuit_id && r->submit.input && r->submit.input_len > 0);
+        if (r->submit.fil.kind == CZK_FIL_KIND_NONE) {
+            check_circuit_id(r->submit.circuit_id);
+        } else { /* a Filecoin request: no circuit id, its proof input where its kind carries it */
+            FUZZ_ASSERT(!r->submit.circuit_id && r->submit.fil.borrowed && czk_fil_kind_name(r->submit.fil.kind));
+            if (r->submit.fil.kind == CZK_FIL_KIND_POREP_C2)
+                FUZZ_ASSERT(r->submit.fil.vanilla_proof.data && r->submit.fil.vanilla_proof.len > 0);
+            else
+                FUZZ_ASSERT(r->submit.fil.n_vanilla_proofs > 0 && r->submit.fil.vanilla_proofs != NULL);
+            for (size_t i = 0; i < r->submit.fil.n_vanilla_proofs; i++)
+                FUZZ_ASSERT(r->submit.fil.vanilla_proofs[i].data || r->submit.fil.vanilla_proofs[i].len == 0);
+        }
         FUZZ_ASSERT(r->submit.priority >= CZK_PRIO_LOW && r->submit.priority <= CZK_PRIO_CRITICAL);
         FUZZ_ASSERT(!r->submit.request_id || (*r->submit.request_id &&
                                               strlen(r->submit.request_id) <= CZK_GRPC_MAX_REQUEST_ID));
@@ -123,6 +132,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             FUZZ_ASSERT(!r.submit.circuit_id == !r2.submit.circuit_id &&
                         (!r.submit.circuit_id || !strcmp(r.submit.circuit_id, r2.submit.circuit_id)));
             FUZZ_ASSERT(r.submit.fil.kind == r2.submit.fil.kind && r.submit.fil.miner_id == r2.submit.fil.miner_id);
+            FUZZ_ASSERT(czk_fil_request_bytes(&r.submit.fil) == czk_fil_request_bytes(&r2.submit.fil) &&
+                        r.submit.fil.partition_index == r2.submit.fil.partition_index &&
+                        r.submit.fil.registered_proof == r2.submit.fil.registered_proof);
             FUZZ_ASSERT(r.submit.priority == r2.submit.priority && r.submit.input_len == r2.submit.input_len);
             FUZZ_ASSERT(r.submit.input_len == 0 || !memcmp(r.submit.input, r2.submit.input, r.submit.input_len));
         }

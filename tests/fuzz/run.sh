@@ -94,7 +94,7 @@ for src in "$HERE"/fuzz_*.c; do
             echo "fuzz: $name skipped (no protoc-c or libprotobuf-c)"
             continue
         fi
-        extra="$PROTO_CFLAGS $PROTO_OBJS"
+        extra="$PROTO_CFLAGS $PROTO_OBJS $ROOT/src/filecoin/request.c"
     fi
     if [ "$name" = fuzz_config ]; then extra="$CONFIG_CFLAGS $CONFIG_OBJS"; fi
     if [ "$name" = fuzz_c1 ]; then extra=$(echo "$ROOT"/src/filecoin/{c1,c1_json,c1_decode,c1_encode,vanilla,registered}.c); fi
