@@ -133,7 +133,10 @@ int main(int argc, char **argv) {
         czk_log_error("status page: %s", msg);
         goto out;
     }
-    if (czk_grpc_server_start(&grpc, svc, dc.listen, dc.max_message_bytes, msg, sizeof msg) != CZK_OK) {
+    czk_grpc_server_options go;
+    memset(&go, 0, sizeof go);
+    go.max_msg_bytes = dc.max_message_bytes;
+    if (czk_grpc_server_start(&grpc, svc, dc.listen, &go, msg, sizeof msg) != CZK_OK) {
         czk_log_error("gRPC: %s", msg);
         goto out;
     }

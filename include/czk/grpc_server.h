@@ -28,15 +28,20 @@ typedef struct czk_grpc_server czk_grpc_server;
  * without binding: CZK_ERR_INVALID_ARGUMENT with a message when malformed. */
 czk_err czk_grpc_listen_check(const char *listen, char *msg, size_t msglen);
 
+/* What czk_grpc_server_start takes besides the address; zeroed: the
+ * defaults. Each concern adds its fields in its own block. */
+typedef struct {
+    size_t max_msg_bytes; /* received and sent messages (0: CZK_GRPC_DEFAULT_MAX_MSG) */
+} czk_grpc_server_options;
+
 /* Starts serving svc (borrowed: it must outlive the server) on listen:
  * "host:port" (e.g. "0.0.0.0:50051", "[::]:50051", "127.0.0.1:0" for any free
  * port: see czk_grpc_server_port) or "unix:///path/to.sock" (a stale socket
  * file there is replaced; CZK_ERR_IO when a process accepts connections on
- * it). max_msg_bytes limits received and
- * sent messages (0: CZK_GRPC_DEFAULT_MAX_MSG). CZK_ERR_INVALID_ARGUMENT for a
+ * it). opt may be NULL (the defaults). CZK_ERR_INVALID_ARGUMENT for a
  * malformed address, CZK_ERR_IO when it cannot be bound (message in msg). */
-czk_err czk_grpc_server_start(czk_grpc_server **out, czk_service *svc, const char *listen, size_t max_msg_bytes,
-                              char *msg, size_t msglen);
+czk_err czk_grpc_server_start(czk_grpc_server **out, czk_service *svc, const char *listen,
+                              const czk_grpc_server_options *opt, char *msg, size_t msglen);
 
 /* The port bound for a host:port address (0 for a unix socket). */
 int czk_grpc_server_port(const czk_grpc_server *s);

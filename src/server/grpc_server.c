@@ -347,8 +347,8 @@ bad:
     return CZK_ERR_INVALID_ARGUMENT;
 }
 
-czk_err czk_grpc_server_start(czk_grpc_server **out, czk_service *svc, const char *listen, size_t max_msg_bytes,
-                              char *msg, size_t msglen) {
+czk_err czk_grpc_server_start(czk_grpc_server **out, czk_service *svc, const char *listen,
+                              const czk_grpc_server_options *opt, char *msg, size_t msglen) {
     char dummy[8];
     if (!msg || !msglen) {
         msg = dummy;
@@ -371,6 +371,10 @@ czk_err czk_grpc_server_start(czk_grpc_server **out, czk_service *svc, const cha
             return CZK_ERR_IO;
         }
     }
+    czk_grpc_server_options defaults;
+    memset(&defaults, 0, sizeof defaults);
+    if (!opt) opt = &defaults;
+    size_t max_msg_bytes = opt->max_msg_bytes;
     if (max_msg_bytes == 0) max_msg_bytes = CZK_GRPC_DEFAULT_MAX_MSG;
     if (max_msg_bytes > INT_MAX) max_msg_bytes = INT_MAX;
 

@@ -259,10 +259,10 @@ static int submit(czk_grpc_client *c, const char *seed, char job[CZK_JOB_ID_MAX]
 static void test_listen(czk_service *svc) {
     char msg[512];
     czk_grpc_server *g = NULL;
-    CHECK(czk_grpc_server_start(&g, svc, "nonsense", 0, msg, sizeof msg) == CZK_ERR_INVALID_ARGUMENT && !g && msg[0]);
-    CHECK(czk_grpc_server_start(&g, svc, "127.0.0.1:99999", 0, msg, sizeof msg) == CZK_ERR_INVALID_ARGUMENT);
-    CHECK(czk_grpc_server_start(&g, svc, "unix://", 0, msg, sizeof msg) == CZK_ERR_INVALID_ARGUMENT);
-    czk_err e = czk_grpc_server_start(&g, svc, "127.0.0.1:0", 0, msg, sizeof msg);
+    CHECK(czk_grpc_server_start(&g, svc, "nonsense", NULL, msg, sizeof msg) == CZK_ERR_INVALID_ARGUMENT && !g && msg[0]);
+    CHECK(czk_grpc_server_start(&g, svc, "127.0.0.1:99999", NULL, msg, sizeof msg) == CZK_ERR_INVALID_ARGUMENT);
+    CHECK(czk_grpc_server_start(&g, svc, "unix://", NULL, msg, sizeof msg) == CZK_ERR_INVALID_ARGUMENT);
+    czk_err e = czk_grpc_server_start(&g, svc, "127.0.0.1:0", NULL, msg, sizeof msg);
     CHECK_MSG(e == CZK_OK, "port 0: %s", msg);
     if (e != CZK_OK) return;
     int port = czk_grpc_server_port(g);
@@ -270,7 +270,7 @@ static void test_listen(czk_service *svc) {
     char addr[64];
     snprintf(addr, sizeof addr, "127.0.0.1:%d", port);
     czk_grpc_server *g2 = NULL;
-    CHECK_MSG(czk_grpc_server_start(&g2, svc, addr, 0, msg, sizeof msg) == CZK_ERR_IO && !g2,
+    CHECK_MSG(czk_grpc_server_start(&g2, svc, addr, NULL, msg, sizeof msg) == CZK_ERR_IO && !g2,
               "a second server on %s", addr);
     czk_grpc_server_stop(g2);
     /* a call over TCP */
@@ -291,7 +291,7 @@ static void test_calls(czk_service *svc) {
     char msg[512], addr[300];
     snprintf(addr, sizeof addr, "unix://%s/grpc.sock", root);
     czk_grpc_server *g = NULL;
-    czk_err e = czk_grpc_server_start(&g, svc, addr, 0, msg, sizeof msg);
+    czk_err e = czk_grpc_server_start(&g, svc, addr, NULL, msg, sizeof msg);
     CHECK_MSG(e == CZK_OK, "start on %s: %s", addr, msg);
     if (e != CZK_OK) return;
     CHECK(czk_grpc_server_port(g) == 0);
