@@ -80,7 +80,8 @@ bool czk_grpc_addr_is_local(const char *addr) {
 
 /* ---- PEM files --------------------------------------------------------------------- */
 
-czk_err czk_grpc_pem_load(const char *path, char kind, const char *what, char **out, char *msg, size_t msglen) {
+static czk_err pem_load(const char *path, char kind, const char *what, bool warn, char **out, char *msg,
+                        size_t msglen) {
     *out = NULL;
     FILE *f = fopen(path, "rb");
     if (!f) {
@@ -111,7 +112,7 @@ czk_err czk_grpc_pem_load(const char *path, char kind, const char *what, char **
     } else if (b) {
         X509 *x = PEM_read_bio_X509(b, NULL, NULL, NULL);
         ok = x != NULL;
-        if (x && X509_cmp_current_time(X509_get0_notAfter(x)) < 0)
+        if (x && warn && X509_cmp_current_time(X509_get0_notAfter(x)) < 0)
             czk_log_warn("%s %s: the certificate has expired: TLS handshakes with it fail", what, path);
         X509_free(x);
     }
@@ -125,6 +126,10 @@ czk_err czk_grpc_pem_load(const char *path, char kind, const char *what, char **
     }
     *out = buf;
     return CZK_OK;
+}
+
+czk_err czk_grpc_pem_load(const char *path, char kind, const char *what, char **out, char *msg, size_t msglen) {
+    return pem_load(path, kind, what, true, out, msg, msglen);
 }
 
 bool czk_grpc_pem_key_matches(const char *cert_pem, const char *key_pem) {
@@ -232,8 +237,10 @@ void czk_grpc_security_free(czk_grpc_security *s) {
     free(s);
 }
 
-czk_err czk_grpc_security_new(czk_grpc_security **out, const char *listen, const czk_grpc_server_options *opt,
-                              char *msg, size_t msglen) {
+/* Checks o for listen and reads what serving needs into *out; warn: log
+ * what deserves it (an expired certificate). */
+static czk_err security_load(czk_grpc_security **out, const char *listen, const czk_grpc_server_options *opt,
+                             bool warn, char *msg, size_t msglen) {
     *out = NULL;
     czk_grpc_server_options defaults;
     const czk_grpc_server_options *o = opts_or_defaults(opt, &defaults);
@@ -248,10 +255,10 @@ czk_err czk_grpc_security_new(czk_grpc_security **out, const char *listen, const
     if (given(o->socket_group) && (e = group_of(o->socket_group, &s->socket_gid, msg, msglen)) != CZK_OK) goto fail;
     s->set_gid = given(o->socket_group);
     if (given(o->tls_cert_file)) {
-        if ((e = czk_grpc_pem_load(o->tls_cert_file, 'c', "TLS certificate (daemon.tls_cert, --tls-cert)",
-                                   &s->cert_pem, msg, msglen)) != CZK_OK ||
-            (e = czk_grpc_pem_load(o->tls_key_file, 'k', "TLS key (daemon.tls_key, --tls-key)", &s->key_pem, msg,
-                                   msglen)) != CZK_OK)
+        if ((e = pem_load(o->tls_cert_file, 'c', "TLS certificate (daemon.tls_cert, --tls-cert)", warn, &s->cert_pem,
+                          msg, msglen)) != CZK_OK ||
+            (e = pem_load(o->tls_key_file, 'k', "TLS key (daemon.tls_key, --tls-key)", warn, &s->key_pem, msg,
+                          msglen)) != CZK_OK)
             goto fail;
         if (!czk_grpc_pem_key_matches(s->cert_pem, s->key_pem)) {
             set_msg(msg, msglen, "TLS key %s is not the key of the certificate %s (daemon.tls_key, daemon.tls_cert)",
@@ -261,17 +268,13 @@ czk_err czk_grpc_security_new(czk_grpc_security **out, const char *listen, const
         }
     }
     if (given(o->tls_client_ca_file) &&
-        (e = czk_grpc_pem_load(o->tls_client_ca_file, 'c', "client CA (daemon.tls_client_ca, --tls-client-ca)",
-                               &s->ca_pem, msg, msglen)) != CZK_OK)
+        (e = pem_load(o->tls_client_ca_file, 'c', "client CA (daemon.tls_client_ca, --tls-client-ca)", warn,
+                      &s->ca_pem, msg, msglen)) != CZK_OK)
         goto fail;
     if (given(o->token)) {
         s->has_token = true;
         SHA256((const unsigned char *)o->token, strlen(o->token), s->token_hash);
     }
-    if (!s->cert_pem && !czk_grpc_addr_is_local(listen))
-        czk_log_warn("gRPC on %s without TLS (--insecure-listen): anyone who reaches the port can submit, cancel "
-                     "and read jobs%s",
-                     listen, s->has_token ? ", and see the token of every call" : "");
     *out = s;
     return CZK_OK;
 fail:
@@ -279,16 +282,25 @@ fail:
     return e;
 }
 
-czk_err czk_grpc_security_check(const char *listen, const czk_grpc_server_options *opt, char *msg, size_t msglen) {
-    czk_grpc_server_options defaults;
-    const czk_grpc_server_options *o = opts_or_defaults(opt, &defaults);
-    czk_err e = check_settings(listen, o, msg, msglen);
+czk_err czk_grpc_security_new(czk_grpc_security **out, const char *listen, const czk_grpc_server_options *opt,
+                              char *msg, size_t msglen) {
+    czk_err e = security_load(out, listen, opt, true, msg, msglen);
     if (e != CZK_OK) return e;
-    /* the files and the group as serving would read them; the warning waits for the start */
-    czk_grpc_server_options quiet = *o;
-    quiet.insecure_listen = true;
+    const czk_grpc_security *s = *out;
+    if (!s->cert_pem && !czk_grpc_addr_is_local(listen))
+        czk_log_warn("gRPC on %s without TLS (--insecure-listen): anyone who reaches the port can submit, cancel "
+                     "and read jobs%s",
+                     listen, s->has_token ? ", and see the token of every call" : "");
+    if (s->cert_pem || s->has_token)
+        czk_log_info("gRPC on %s: %s%s", listen,
+                     !s->cert_pem ? "plaintext" : s->ca_pem ? "TLS, client certificates required" : "TLS",
+                     s->has_token ? ", calls need the token" : "");
+    return CZK_OK;
+}
+
+czk_err czk_grpc_security_check(const char *listen, const czk_grpc_server_options *opt, char *msg, size_t msglen) {
     czk_grpc_security *s = NULL;
-    e = czk_grpc_security_new(&s, "unix:check", &quiet, msg, msglen);
+    czk_err e = security_load(&s, listen, opt, false, msg, msglen);
     czk_grpc_security_free(s);
     return e;
 }

@@ -417,7 +417,9 @@ czk_err czk_grpc_server_start(czk_grpc_server **out, czk_service *svc, const cha
     grpc_server_register_completion_queue(s->server, s->acq, NULL);
     grpc_server_credentials *creds = czk_grpc_security_server_creds(sec);
     /* a unix socket is born owner-only (whatever the umask), then given its
-     * mode and group before grpc_server_start serves anything on it */
+     * mode and group before grpc_server_start serves anything on it (the
+     * umask is the process's: a file another thread creates meanwhile is
+     * owner-only too) */
     mode_t umask_before = sock_path ? umask(0177) : 0;
     int port = grpc_server_add_http2_port(s->server, listen, creds);
     if (sock_path) umask(umask_before);
