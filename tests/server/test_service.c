@@ -476,7 +476,7 @@ static void test_full_disk(void) {
         czk_err e = czk_service_open(&s, &cfg, msg, sizeof msg);
         full_disk_room = -1;
         snprintf(want, sizeof want, "the state folder %s is full (no space left on device)", dir);
-        CHECK_MSG(e == CZK_ERR_IO && !s && strstr(msg, want), "open of the %s state folder on a full disk: %s: %s",
+        CHECK_MSG(e == CZK_ERR_NO_SPACE && !s && strstr(msg, want), "open of the %s state folder on a full disk: %s: %s",
                   fresh ? "new" : "existing", czk_err_str(e), msg);
         if (s) czk_service_close(s);
     }
