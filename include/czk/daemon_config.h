@@ -22,6 +22,9 @@
  *               status_per_ip_limit = 8       (czk) status connections from one address at most
  *               status_connection_limit = 64  (czk) status connections at most
  *               status_request_timeout = "10s" (czk) a status connection's time for a request
+ *   [journal]   max_disk_share = 0.5          (czk) the journal's share of its bytes and the state
+ *                                             folder's free ones; past it SubmitProof is refused
+ *               max_disk_size = "0"           (czk) a cap on the journal's bytes; 0 = none (default)
  *   [memory]    total_budget = "auto" | "64GiB" | bytes
  *               safety_margin = "5GiB"        subtracted from the detected memory (auto only;
  *                                             default: 10% of it)
@@ -80,6 +83,8 @@ typedef struct {
     size_t queue_limit;                    /* default 1024 */
     long result_keep_ms;                   /* default 24 h */
     size_t max_message_bytes;              /* default 256 MiB */
+    double journal_max_disk_share;         /* default 0.5 (0.01 … 1) */
+    size_t journal_max_disk_bytes;         /* default 0: no cap */
     char config_path[CZK_DAEMON_PATH_MAX]; /* the file read ("" for none) */
     char warnings[2048];                   /* one line per ignored key, for the log */
 } czk_daemon_config;

@@ -10,7 +10,10 @@
  * submit returned is proved after the reopen. A budget too small for one
  * partition is refused as a configuration problem (FAILED_PRECONDITION naming
  * the budget and the need); on a full disk (full_disk.h) the service does not
- * open and says the state folder is full. A backend whose start waits
+ * open and says the state folder is full, and when the disk fills while it
+ * runs a submit is refused (RESOURCE_EXHAUSTED), a job that ends is delivered
+ * from memory and journalled once there is room, with a bounded number of
+ * log lines meanwhile. A backend whose start waits
  * on a gate the test opens holds jobs in place; no sleeps are used for
  * synchronization. */
 #define _GNU_SOURCE
@@ -452,6 +455,109 @@ static void test_small_budget(void) {
     czk_service_close(s);
 }
 
+static uint64_t completed(czk_service *s) {
+    czk_service_status st;
+    if (czk_service_status_get(s, &st) != CZK_OK) return UINT64_MAX;
+    uint64_t n = st.jobs_completed;
+    czk_service_status_free(&st);
+    return n;
+}
+
+static size_t count_lines(FILE *f, const char *needle) {
+    fflush(f);
+    rewind(f);
+    char buf[4096];
+    size_t n = 0;
+    while (fgets(buf, sizeof buf, f)) n += strstr(buf, needle) != NULL;
+    fseek(f, 0, SEEK_END);
+    return n;
+}
+
+/* The disk fills while czkd runs: a submit is refused RESOURCE_EXHAUSTED
+ * saying the state folder is full; a job that ends meanwhile is delivered to
+ * its await from memory (and cancelling it changes nothing); the failure is
+ * logged a bounded number of times while the disk stays full; once there is
+ * room the end is journalled, and after a reopen the result is the journal's
+ * (the same proof, nothing proved again). */
+static void test_full_while_running(void) {
+    char dir[400], want[500], msg[1024] = "";
+    snprintf(dir, sizeof dir, "%s/full-run", root);
+    snprintf(want, sizeof want, "the state folder %s is full (no space left on device)", dir);
+    czk_service *s = open_service_at(dir, 8);
+    if (!s) return;
+    gate_set(false);
+    jid a, b;
+    CHECK_MSG(submit(s, "disk-a", "demo", "5", CZK_PRIO_CRITICAL, a, msg, sizeof msg) == CZK_OK, "%s", msg);
+    gate_wait_waiting(1);
+    FILE *log = tmpfile();
+    czk_log_set_stream(log);
+    czk_log_level level = czk_log_get_level();
+    czk_log_set_level(CZK_LOG_INFO);
+    full_disk_room = 0;
+    msg[0] = 0;
+    czk_err e = submit(s, "disk-b", "demo", "6", CZK_PRIO_NORMAL, b, msg, sizeof msg);
+    CHECK_MSG(e == CZK_ERR_NO_SPACE && czk_grpc_status_for(e, CZK_GRPC_SUBMIT) == GRPC_STATUS_RESOURCE_EXHAUSTED &&
+                  czk_grpc_status_for(e, CZK_GRPC_PROVE) == GRPC_STATUS_RESOURCE_EXHAUSTED && strstr(msg, want),
+              "submit on a full disk: %s: %s", czk_err_str(e), msg);
+    uint64_t done_before = completed(s);
+    gate_set(true);
+    czk_service_result r;
+    e = czk_service_await(s, a, 10000, &r, msg, sizeof msg);
+    CHECK_MSG(e == CZK_OK && r.state == CZK_SERVICE_JOB_DONE && verify_result(&r) && !strcmp(r.job_id, "disk-a") &&
+                  !strcmp(r.circuit_id, "demo"),
+              "await on a full disk: %s (state %d): %s", czk_err_str(e), (int)r.state, msg);
+    uint8_t proof[4 * CZK_PROOF_BYTES];
+    size_t proof_len = r.proof_len <= sizeof proof ? r.proof_len : 0;
+    if (proof_len) memcpy(proof, r.proof, proof_len);
+    czk_service_result_free(&r);
+    /* again, and a cancel: it ended */
+    e = czk_service_await(s, a, 0, &r, msg, sizeof msg);
+    CHECK_MSG(e == CZK_OK && r.state == CZK_SERVICE_JOB_DONE && r.proof_len == proof_len &&
+                  !memcmp(r.proof, proof, proof_len),
+              "second await: %s", czk_err_str(e));
+    czk_service_result_free(&r);
+    bool was_running = true;
+    CHECK(czk_service_cancel(s, a, &was_running, msg, sizeof msg) == CZK_OK && !was_running);
+    CHECK_MSG(completed(s) == done_before, "journalled on a full disk?");
+    /* the retries (every second) while the disk stays full: bounded log lines */
+    struct timespec t = {2, 500000000L};
+    nanosleep(&t, NULL);
+    size_t errors = count_lines(log, "ERROR");
+    CHECK_MSG(errors >= 1 && errors <= 3, "%zu ERROR lines in 2.5 s of a full disk", errors);
+    CHECK(count_lines(log, "job=disk-a ended (done), but its end could not be journalled: ") == 1);
+    /* room again: journalled within a few retries */
+    full_disk_room = -1;
+    uint64_t n = 0;
+    for (int i = 0; i < 500 && (n = completed(s)) == done_before; i++) {
+        struct timespec d = {0, 20000000L};
+        nanosleep(&d, NULL);
+    }
+    CHECK_MSG(n == done_before + 1, "not journalled once there was room (%llu completed)", (unsigned long long)n);
+    CHECK(count_lines(log, "job=disk-a its end is journalled now") == 1);
+    czk_log_set_stream(NULL);
+    czk_log_set_level(level);
+    if (getenv("CZK_TEST_VERBOSE")) { /* what czkd would have logged */
+        rewind(log);
+        char buf[4096];
+        while (fgets(buf, sizeof buf, log)) fputs(buf, stderr);
+    }
+    fclose(log);
+    czk_service_close(s);
+    s = open_service_at(dir, 8);
+    if (!s) return;
+    e = czk_service_await(s, a, 0, &r, msg, sizeof msg);
+    CHECK_MSG(e == CZK_OK && r.state == CZK_SERVICE_JOB_DONE && r.proof_len == proof_len && proof_len &&
+                  !memcmp(r.proof, proof, proof_len),
+              "await after the reopen: %s: %s", czk_err_str(e), msg);
+    czk_service_result_free(&r);
+    czk_service_status st;
+    CHECK(czk_service_status_get(s, &st) == CZK_OK);
+    CHECK_MSG(st.jobs_pending == 0 && st.jobs_completed == 1, "pending %llu completed %llu after the reopen",
+              (unsigned long long)st.jobs_pending, (unsigned long long)st.jobs_completed);
+    czk_service_status_free(&st);
+    czk_service_close(s);
+}
+
 /* czkd on a full disk does not start, and says the state folder is full
  * (SQLite alone says "disk I/O error" or "database or disk is full"). */
 static void test_full_disk(void) {
@@ -480,6 +586,7 @@ static void test_full_disk(void) {
                   fresh ? "new" : "existing", czk_err_str(e), msg);
         if (s) czk_service_close(s);
     }
+    test_full_while_running();
     full_disk_remove();
 }
 
