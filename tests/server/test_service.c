@@ -558,6 +558,35 @@ static void test_full_while_running(void) {
     czk_service_close(s);
 }
 
+/* The journal's disk limit from the service's configuration: a submit past
+ * it is RESOURCE_EXHAUSTED naming the limit; a share outside (0, 1] does not
+ * open. */
+static void test_disk_limit(void) {
+    char dir[400], msg[1024] = "";
+    snprintf(dir, sizeof dir, "%s/limit", root);
+    czk_service_config cfg;
+    service_config(&cfg, dir, 8, (size_t)512 << 20);
+    cfg.journal_max_disk_share = 2;
+    czk_service *s = NULL;
+    czk_err e = czk_service_open(&s, &cfg, msg, sizeof msg);
+    CHECK_MSG(e == CZK_ERR_INVALID_ARGUMENT && !s && strstr(msg, "journal_max_disk_share 2"), "%s: %s",
+              czk_err_str(e), msg);
+    for (int by_size = 1; by_size >= 0; by_size--) {
+        cfg.journal_max_disk_share = by_size ? 1.0 : 1e-9;
+        cfg.journal_max_disk_bytes = by_size ? 4096 : 0;
+        s = NULL;
+        CHECK((e = czk_service_open(&s, &cfg, msg, sizeof msg)) == CZK_OK);
+        if (!s) return;
+        jid id;
+        msg[0] = 0;
+        e = submit(s, NULL, "demo", "3", CZK_PRIO_NORMAL, id, msg, sizeof msg);
+        CHECK_MSG(e == CZK_ERR_NO_SPACE && czk_grpc_status_for(e, CZK_GRPC_SUBMIT) == GRPC_STATUS_RESOURCE_EXHAUSTED &&
+                      strstr(msg, by_size ? "journal.max_disk_size (4096 bytes)" : "journal.max_disk_share 1e-09"),
+                  "submit past the journal's limit: %s: %s", czk_err_str(e), msg);
+        czk_service_close(s);
+    }
+}
+
 /* czkd on a full disk does not start, and says the state folder is full
  * (SQLite alone says "disk I/O error" or "database or disk is full"). */
 static void test_full_disk(void) {
@@ -607,6 +636,7 @@ int main(void) {
     CHECK(crash_ids && n_crash >= 12);
 
     test_small_budget();
+    test_disk_limit();
     test_full_disk();
     czk_service *s = open_service(8);
     if (!s) return test_finish("service");
