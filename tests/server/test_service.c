@@ -13,7 +13,8 @@
  * open and says the state folder is full, and when the disk fills while it
  * runs a submit is refused (RESOURCE_EXHAUSTED), a job that ends is delivered
  * from memory and journalled once there is room, with a bounded number of
- * log lines meanwhile. A backend whose start waits
+ * log lines meanwhile. Padding (a C1 output with white space past its bound,
+ * a field the kind does not read) is refused at submit and never journalled. A backend whose start waits
  * on a gate the test opens holds jobs in place; no sleeps are used for
  * synchronization. */
 #define _GNU_SOURCE
@@ -29,6 +30,8 @@
 #include "../../src/server/grpc_internal.h"
 #include "../../src/server/journal.h"
 #include "czk/backend.h"
+#include "czk/filecoin_c1.h"
+#include "czk/filecoin_testseal.h"
 #include "czk/groth16_io.h"
 #include "czk/log.h"
 #include "czk/service.h"
@@ -587,6 +590,66 @@ static void test_disk_limit(void) {
     }
 }
 
+/* Padding is refused at submit, before it reaches the journal: a valid
+ * 2 KiB C1 output followed by 200 KB of white space (INVALID_ARGUMENT naming
+ * vanilla_proof, its size and the bound), a field the kind does not read. */
+static void test_padding(void) {
+    char dir[400], msg[1024] = "";
+    snprintf(dir, sizeof dir, "%s/padding", root);
+    czk_service *s = open_service_at(dir, 8);
+    if (!s) return;
+    const czk_fil_seal_proof *p = czk_fil_seal_proof_get(5); /* StackedDrg2KiBV1_1 */
+    czk_fil_testseal_opts o = {.proof = p, .miner_id = 1000, .sector_number = 42, .seed = 7};
+    czk_fil_c1 c1;
+    char *env = NULL;
+    size_t len = 0;
+    CHECK_MSG(czk_fil_testseal(&o, &c1, NULL, msg, sizeof msg) == CZK_OK &&
+                  czk_fil_c1_encode(&c1, true, &env, &len, msg, sizeof msg) == CZK_OK,
+              "testseal: %s", msg);
+    czk_fil_c1_free(&c1);
+    size_t padded = len + 200000;
+    uint8_t *buf = env ? malloc(padded) : NULL;
+    if (buf) {
+        memcpy(buf, env, len);
+        memset(buf + len, ' ', padded - len);
+        czk_service_request req = {.request_id = "porep-1000-42", .priority = CZK_PRIO_NORMAL};
+        req.fil = (czk_fil_request){.borrowed = 1, .kind = CZK_FIL_KIND_POREP_C2, .registered_proof = p->id,
+                                    .sector_size = p->sector_size, .sector_number = 42, .miner_id = 1000,
+                                    .vanilla_proof = {buf, padded}};
+        jid id;
+        uint32_t qp;
+        msg[0] = 0;
+        czk_err e = czk_service_submit(s, &req, id, &qp, msg, sizeof msg);
+        char want[200];
+        snprintf(want, sizeof want, "vanilla_proof has %zu bytes; the C1 output of StackedDrg2KiBV1_1 (registered_proof 5) "
+                 "takes at most ", padded);
+        CHECK_MSG(e == CZK_ERR_INVALID_ARGUMENT && czk_grpc_status_for(e, CZK_GRPC_SUBMIT) == GRPC_STATUS_INVALID_ARGUMENT &&
+                      strstr(msg, want),
+                  "a padded C1: %s: %s", czk_err_str(e), msg);
+        /* a WinningPoSt carrying a C1 field */
+        uint8_t rnd[32] = {0}, *proof = calloc(1, 164064);
+        czk_fil_bytes one = {proof, 164064};
+        req.request_id = "winning-1";
+        req.fil = (czk_fil_request){.borrowed = 1, .kind = CZK_FIL_KIND_WINNING_POST, .registered_proof = 3,
+                                    .miner_id = 1000, .randomness = {rnd, 32}, .n_vanilla_proofs = 1,
+                                    .vanilla_proofs = &one, .vanilla_proof = {buf, 1000}};
+        msg[0] = 0;
+        e = czk_service_submit(s, &req, id, &qp, msg, sizeof msg);
+        CHECK_MSG(e == CZK_ERR_INVALID_ARGUMENT &&
+                      strstr(msg, "vanilla_proof has 1000 bytes; WINNING_POST does not use the field (it must be empty)"),
+                  "a WinningPoSt with vanilla_proof: %s: %s", czk_err_str(e), msg);
+        free(proof);
+    }
+    free(buf);
+    free(env);
+    czk_service_close(s);
+    czk_journal *j = NULL;
+    czk_journal_counts n = {0};
+    CHECK(czk_journal_open(&j, dir, msg, sizeof msg) == CZK_OK && czk_journal_get_counts(j, &n) == CZK_OK &&
+          n.rows == 0);
+    czk_journal_close(j);
+}
+
 /* czkd on a full disk does not start, and says the state folder is full
  * (SQLite alone says "disk I/O error" or "database or disk is full"). */
 static void test_full_disk(void) {
@@ -637,6 +700,7 @@ int main(void) {
 
     test_small_budget();
     test_disk_limit();
+    test_padding();
     test_full_disk();
     czk_service *s = open_service(8);
     if (!s) return test_finish("service");
