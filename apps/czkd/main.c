@@ -127,6 +127,8 @@ int main(int argc, char **argv) {
     sc.queue_limit = dc.queue_limit;
     sc.result_keep_ms = dc.result_keep_ms;
     sc.max_input_bytes = dc.max_message_bytes;
+    sc.journal_max_disk_share = dc.journal_max_disk_share;
+    sc.journal_max_disk_bytes = dc.journal_max_disk_bytes;
     sc.engine.budget_bytes = dc.total_budget;
     sc.engine.budget_margin_bytes = dc.safety_margin;
     sc.engine.partition_workers = dc.partition_workers;

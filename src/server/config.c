@@ -59,6 +59,8 @@ void czk_daemon_config_default(czk_daemon_config *c) {
     c->status_request_timeout_ms = 10000;
     c->grpc_token = true;
     c->socket_mode = 0660;
+    c->journal_max_disk_share = 0.5;
+    c->journal_max_disk_bytes = 0;
 }
 
 /* ---- sizes and durations ------------------------------------------------------------- */
@@ -346,6 +348,36 @@ static czk_err k_socket_mode(czk_daemon_config *c, const czk_toml_value *v, char
 static czk_err k_socket_group(czk_daemon_config *c, const czk_toml_value *v, char *why, size_t wl) {
     return copy_str(c->socket_group, sizeof c->socket_group, v, true, why, wl);
 }
+/* ---- the journal's disk (journal.*) ---- */
+static czk_err k_journal_share(czk_daemon_config *c, const czk_toml_value *v, char *why, size_t wl) {
+    double x;
+    if (v->t == CZK_TOML_FLOAT) x = v->f;
+    else if (v->t == CZK_TOML_INT) x = (double)v->i;
+    else {
+        set_msg(why, wl, "expected a number such as 0.5, got %s", czk_toml_type_name(v->t));
+        return CZK_ERR_INVALID_ARGUMENT;
+    }
+    if (!(x >= 0.01 && x <= 1)) {
+        set_msg(why, wl, "must be between 0.01 and 1, not %g", x);
+        return CZK_ERR_INVALID_ARGUMENT;
+    }
+    c->journal_max_disk_share = x;
+    return CZK_OK;
+}
+static czk_err k_journal_size(czk_daemon_config *c, const czk_toml_value *v, char *why, size_t wl) {
+    size_t n = 0;
+    if (v->t == CZK_TOML_INT && v->i == 0) {
+        c->journal_max_disk_bytes = 0; /* no cap */
+        return CZK_OK;
+    }
+    czk_err e = size_of(v, &n, why, wl);
+    if (!e && n < ((size_t)1 << 20)) {
+        set_msg(why, wl, "must be at least 1 MiB (or 0: no cap)");
+        e = CZK_ERR_INVALID_ARGUMENT;
+    }
+    if (!e) c->journal_max_disk_bytes = n;
+    return e;
+}
 
 static czk_err k_total_budget(czk_daemon_config *c, const czk_toml_value *v, char *why, size_t wl) {
     if (v->t == CZK_TOML_STRING && !strcasecmp(v->s, "auto")) {
@@ -432,6 +464,8 @@ static const key_handler KEYS[] = {
     {"daemon.grpc_token", k_grpc_token},
     {"daemon.socket_mode", k_socket_mode},
     {"daemon.socket_group", k_socket_group},
+    {"journal.max_disk_share", k_journal_share},
+    {"journal.max_disk_size", k_journal_size},
     {"memory.total_budget", k_total_budget},
     {"memory.safety_margin", k_safety_margin},
     {"gpus.devices", k_devices},

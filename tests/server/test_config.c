@@ -382,7 +382,40 @@ static void test_grpc_security(void) {
           strstr(u, "--socket-mode") && strstr(u, "--socket-group") && strstr(u, "--grpc-token"));
 }
 
+/* [journal]: the journal's disk limit (czk keys) */
+static void test_journal_keys(void) {
+    czk_daemon_config c;
+    char msg[512] = "";
+    czk_daemon_config_default(&c);
+    CHECK(c.journal_max_disk_share == 0.5 && c.journal_max_disk_bytes == 0);
+    CHECK_MSG(parse(&c, "[journal]\nmax_disk_share = 0.25\nmax_disk_size = \"200GiB\"\n", msg, sizeof msg) == CZK_OK,
+              "%s", msg);
+    CHECK(c.journal_max_disk_share == 0.25 && c.journal_max_disk_bytes == ((size_t)200 << 30));
+    CHECK(parse(&c, "journal.max_disk_share = 1\njournal.max_disk_size = 0\n", msg, sizeof msg) == CZK_OK &&
+          c.journal_max_disk_share == 1.0 && c.journal_max_disk_bytes == 0);
+    CHECK(parse(&c, "[journal]\nmax_disk_size = 1073741824\n", msg, sizeof msg) == CZK_OK &&
+          c.journal_max_disk_bytes == ((size_t)1 << 30));
+    static const struct {
+        const char *text, *want;
+    } bad[] = {
+        {"[journal]\nmax_disk_share = 0\n", "t.toml:2: key 'journal.max_disk_share': must be between 0.01 and 1, not 0"},
+        {"[journal]\nmax_disk_share = 1.5\n", "must be between 0.01 and 1, not 1.5"},
+        {"[journal]\nmax_disk_share = \"half\"\n", "expected a number such as 0.5, got a string"},
+        {"[journal]\nmax_disk_size = \"512KiB\"\n", "key 'journal.max_disk_size': must be at least 1 MiB (or 0: no cap)"},
+        {"[journal]\nmax_disk_size = -5\n", "key 'journal.max_disk_size': must be positive"},
+        {"[journal]\nmax_disk_size = \"lots\"\n", "'lots' is not a size"},
+        {"[journal]\nmax_disk = 5\n", "key 'journal.max_disk': unknown key"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        msg[0] = 0;
+        czk_err e = parse(&c, bad[i].text, msg, sizeof msg);
+        CHECK_MSG(e == CZK_ERR_INVALID_ARGUMENT && strstr(msg, bad[i].want), "journal case %zu: %s, '%s'", i,
+                  czk_err_str(e), msg);
+    }
+}
+
 int main(void) {
+    test_journal_keys();
     test_defaults();
     test_grpc_security();
     test_good();
