@@ -95,6 +95,7 @@ esac
 }
 
 # ---- compact R1CS and parameters per circuit (the R1CS on one core beside the GPU setup) -------------
+wall_of() { sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$1"; } # GNU time -v's line
 prepare() { # prepare CIRCUIT
     c=$1
     r1=$STATE/r1cs/$c.r1cc
@@ -105,8 +106,7 @@ prepare() { # prepare CIRCUIT
         { tail -30 "$L/setup-$c.log"; say "SETUP $c FAILED"; exit 1; }
     wait $r1pid || { cat "$L/r1cs-$c.json" "$L/r1cs-$c.time"; say "R1CS $c FAILED"; exit 1; }
     touch "$STATE/r1cs/.done-$c" "$PARAMS/.done-$c"
-    say "$c: setup $(grep -o 'Elapsed (wall clock) time[^:]*: [0-9:.]*' "$L/setup-$c.log" | sed 's/.*: //') wall, \
-R1CS recorded in $(grep -o 'Elapsed (wall clock) time[^:]*: [0-9:.]*' "$L/r1cs-$c.time" | sed 's/.*: //')"
+    say "$c: setup $(wall_of "$L/setup-$c.log") wall, R1CS recorded in $(wall_of "$L/r1cs-$c.time")"
 }
 if [ -f "$WORK/.requests-done" ]; then
     say "requests kept"
