@@ -189,9 +189,10 @@ winning)
     i=1
     while [ $i -le "${ALONE:-2}" ]; do one alone-$i none; i=$((i + 1)); done
     say "$N at once"
-    j=1
-    while [ $j -le "$N" ]; do one conc-$j "$N-at-once" & j=$((j + 1)); done
-    wait
+    j=1 pids=
+    while [ $j -le "$N" ]; do one conc-$j "$N-at-once" & pids="$pids $!"; j=$((j + 1)); done
+    # these requests only: a bare `wait` would also wait for nvidia-smi, which never ends
+    wait $pids
     ;;
 esac
 kill $smi 2>/dev/null
