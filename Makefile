@@ -2,7 +2,7 @@
 #   make demo    build; czkd in the background; a batch of demo proofs over gRPC, verified
 #   make test    build and run the test suite, then again under ASan+UBSan
 #   make bench   build and run the benchmarks (tables + CSV under bench/results/), the
-#                32 GiB PoRep witness, and PoRep C2 end to end at 8 MiB
+#                32 GiB PoRep and WindowPoSt witnesses, and PoRep C2 end to end at 8 MiB
 #   make build   configure and build only (Release)
 
 BUILD      ?= build
@@ -61,7 +61,7 @@ test-sanitize: | deps
 test-tsan: | deps
 	cmake -S . -B $(BUILD_TSAN) $(GENERATOR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCZK_TSAN=ON -DCZK_CUDA=OFF $(CMAKE_ARGS)
 	cmake --build $(BUILD_TSAN) -j $(JOBS)
-	cd $(BUILD_TSAN) && CZK_TEST_SCALE=$${CZK_TEST_SCALE:-0.1} ctest --output-on-failure -j $(JOBS) -R 'pool|msm|ntt|poly|r1cs_eval|groth16|setup|fixed_base|test_io|engine|budget|test_service|test_journal|post_decode_threads'
+	cd $(BUILD_TSAN) && CZK_TEST_SCALE=$${CZK_TEST_SCALE:-0.1} ctest --output-on-failure -j $(JOBS) -R 'pool|msm|ntt|poly|r1cs_eval|witness_parts|groth16|setup|fixed_base|test_io|engine|budget|test_service|test_journal|post_decode_threads'
 
 test: test-release test-sanitize test-tsan
 
@@ -75,6 +75,7 @@ bench: build
 	$(BUILD)/bench_gadget_poseidon
 	$(BUILD)/bench_fr_pack
 	$(BUILD)/bench_porep_witness
+	$(BUILD)/bench_post_witness
 	sh tests/server/porep_check.sh $(BUILD) 8MiB
 	@echo "GPU benchmarks run on the GPU machine: sh bench/gpu.sh (see docs/benchmarks.md)"
 

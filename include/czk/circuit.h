@@ -48,6 +48,10 @@ struct czk_circuit {
      * circuit's decoder made (NULL for the others). synthesize then gives
      * the blank circuit (the R1CS; values unknown). */
     czk_err (*synthesize_input)(czk_cs *cs, const czk_circuit *c, size_t partition, const void *input);
+    /* Optional: the witness of synthesize_input made faster (the same values:
+     * a test compares them); czk_circuit_witness_input uses it when set. */
+    czk_err (*witness_input)(const czk_circuit *c, size_t partition, const void *input, czk_witness *out, char *msg,
+                             size_t msglen);
     czk_synthetic_profile profile; /* synthetic circuits only */
     unsigned demo_rounds;          /* demo only */
 };
@@ -82,7 +86,8 @@ typedef struct {
 /* Gives an input back: free_fn(free_arg, else data), once; NULL is ignored. */
 void czk_circuit_input_release(czk_circuit_input *in);
 
-/* The witness / check of one partition of an input (c->synthesize_input;
+/* The witness / check of one partition of an input (c->synthesize_input,
+ * or for the witness c->witness_input where the circuit has one;
  * CZK_ERR_INVALID_ARGUMENT when c has none). */
 czk_err czk_circuit_witness_input(const czk_circuit *c, size_t partition, const void *input, czk_witness *out,
                                   char *msg, size_t msglen);

@@ -54,6 +54,13 @@ size_t czk_post_path_levels(const czk_post_shape *s);
  * names the first unsatisfied constraint by its bellperson path, e.g.
  * "outer namespace/sector_3/challenge_inclusion_0/enforce root is correct". */
 czk_err czk_post_synthesize(czk_cs *cs, const czk_post_shape *shape, const czk_fil_post_partition *in);
+/* The witness czk_post_synthesize gives in WITNESS mode (the same values,
+ * in the same order), with the sectors synthesized in parallel on pool
+ * (NULL: the calling thread), as rust-fil-proofs' synthesize_extendable
+ * synthesizes chunks of sectors apart and appends them
+ * (czk_witness_generate_parts). in must not be NULL. */
+czk_err czk_post_witness(czk_witness *out, const czk_post_shape *shape, const czk_fil_post_partition *in,
+                         czk_pool *pool, char *msg, size_t msglen);
 
 /* ---- the circuit provider (src/circuits/registry.c) ----------------------- */
 

@@ -166,6 +166,20 @@ czk_err czk_witness_generate_reserve(czk_witness *out, czk_synthesize_fn fn, voi
                                      size_t n_aux_hint, char *msg, size_t msglen);
 /* Frees the buffers and zeroes w; a zeroed w is fine. */
 void czk_witness_free(czk_witness *w);
+/* A circuit made of n_parts parts that follow ONE and nothing else, each
+ * allocating the same numbers of inputs and aux variables and reading only
+ * its own variables and ONE (Fallback PoSt's sectors): part k is
+ * fn(cs, ctx, k). The witness is the one czk_witness_generate gives for
+ * "for k in order: fn(cs, ctx, k)", made with the parts synthesized in
+ * chunks on pool (NULL: the calling thread), each chunk in its own
+ * WITNESS-mode system writing its aux values straight into the witness, so
+ * that nothing is allocated beyond it. Part 0 runs first, alone: its counts
+ * size the witness; a later part whose counts differ is CZK_ERR_MISMATCH
+ * naming it. Errors as czk_witness_generate's (the first failing part's). */
+typedef czk_err (*czk_witness_part_fn)(czk_cs *cs, void *ctx, size_t part);
+czk_err czk_witness_generate_parts(czk_witness *out, czk_witness_part_fn fn, void *ctx, size_t n_parts,
+                                   czk_pool *pool, char *msg, size_t msglen);
+
 
 /* Runs fn in CHECK mode. CZK_ERR_UNSATISFIED when a constraint fails; msg is
  * then exactly the first failing constraint's full path, namespaces and

@@ -29,6 +29,7 @@ static czk_err no_input(const czk_circuit *c, char *msg, size_t msglen) {
 czk_err czk_circuit_witness_input(const czk_circuit *c, size_t partition, const void *input, czk_witness *out,
                                   char *msg, size_t msglen) {
     if (!c->synthesize_input || !input) return no_input(c, msg, msglen);
+    if (c->witness_input) return c->witness_input(c, partition, input, out, msg, msglen);
     input_ctx x = {c, partition, input};
     return czk_witness_generate_reserve(out, input_adapter, &x, c->profile.inputs, c->profile.constraints, msg, msglen);
 }

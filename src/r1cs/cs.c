@@ -47,6 +47,8 @@ struct czk_cs {
     r1cs_vec input;     /* czk_fr */
     r1cs_vec aux;       /* czk_fr */
     czk_mem_tag value_tag;
+    bool fixed_aux;     /* aux is a slice of a caller's buffer: it never grows
+                         * (czk_witness_generate_parts) */
 
     matrix m[3]; /* RECORD: A, B, C */
     /* RECORD with compact set (czk_r1cs_compact_record): the compact A, B, C
@@ -154,6 +156,8 @@ static czk_err alloc_slow(czk_cs *cs, r1cs_vec *vals, size_t *count, const czk_f
         }
         if (cs->values_known) drop_values(cs);
     } else if (cs->values_known) {
+        if (vals == &cs->aux && cs->fixed_aux && vals->len >= vals->cap)
+            return fail(cs, CZK_ERR_MISMATCH, "this part allocates more aux variables than part 0");
         if (!vec_reserve(vals, vals->len + 1, sizeof(czk_fr), cs->value_tag))
             return fail(cs, CZK_ERR_NO_MEMORY, "out of memory for the assignment");
         ((czk_fr *)vals->p)[vals->len++] = *value;
@@ -420,18 +424,23 @@ static void put_msg(char *msg, size_t msglen, const char *text) {
 
 /* Allocates ONE, runs fn, and settles the result: fn's error, else the sticky
  * error. msg gets the recorded message or the error's description. */
+static void settle_msg(czk_cs *cs, czk_err e, char *msg, size_t msglen);
 static czk_err run(czk_cs *cs, czk_synthesize_fn fn, void *ctx, char *msg, size_t msglen) {
     czk_var one;
     czk_err e = czk_cs_alloc_input(cs, &one, "ONE", &CZK_FR_ONE);
     if (!e) e = fn(cs, ctx);
     if (!e) e = cs->err;
+    settle_msg(cs, e, msg, msglen);
+    return e;
+}
+/* msg for a failed run: fn's error or the sticky one, with the recorded message */
+static void settle_msg(czk_cs *cs, czk_err e, char *msg, size_t msglen) {
     if (e) {
         char buf[320];
         snprintf(buf, sizeof buf, "synthesis failed (%s)%s%s", czk_err_str(e), cs->has_msg ? ": " : "",
                  cs->has_msg ? cs->msg : "");
         put_msg(msg, msglen, buf);
     }
-    return e;
 }
 
 czk_err czk_r1cs_record(czk_r1cs *out, czk_synthesize_fn fn, void *ctx, char *msg, size_t msglen) {
@@ -578,6 +587,142 @@ czk_err czk_witness_generate_reserve(czk_witness *out, czk_synthesize_fn fn, voi
 
 czk_err czk_witness_generate(czk_witness *out, czk_synthesize_fn fn, void *ctx, char *msg, size_t msglen) {
     return czk_witness_generate_reserve(out, fn, ctx, 0, 0, msg, msglen);
+}
+
+/* ---- a witness of independent parts, in parallel ----------------------------- */
+
+typedef struct {
+    czk_witness_part_fn fn;
+    void *ctx;
+    size_t n_parts, per_chunk;     /* parts 1 … n_parts - 1, per_chunk of them a chunk */
+    size_t in_per, aux_per, c_per; /* part 0's inputs (ONE not counted), aux, constraints */
+    czk_fr *input, *aux;           /* the witness */
+    czk_err *err;                  /* per chunk */
+    char (*msg)[320];              /* per chunk */
+} parts_job;
+
+/* One chunk: its parts in a WITNESS system of their own (ONE, then the
+ * parts), the aux values written into the chunk's slice of the witness. */
+static czk_err parts_chunk(const parts_job *j, size_t b, size_t e, char *msg, size_t msglen) {
+    czk_cs *cs = malloc(sizeof *cs);
+    if (!cs) {
+        put_msg(msg, msglen, "out of memory");
+        return CZK_ERR_NO_MEMORY;
+    }
+    cs_init(cs, CZK_CS_WITNESS);
+    cs->fixed_aux = true;
+    cs->aux.p = j->aux ? j->aux + b * j->aux_per : NULL;
+    cs->aux.cap = (e - b) * j->aux_per;
+    czk_err err = vec_reserve(&cs->input, 1 + (e - b) * j->in_per, sizeof(czk_fr), CZK_MEM_SYNTH)
+                      ? CZK_OK
+                      : fail(cs, CZK_ERR_NO_MEMORY, "out of memory for the inputs");
+    czk_var one;
+    if (!err) err = czk_cs_alloc_input(cs, &one, "ONE", &CZK_FR_ONE);
+    for (size_t k = b; k < e && !err; k++) {
+        err = j->fn(cs, j->ctx, k);
+        if (!err) err = cs->err;
+        size_t done = k - b + 1;
+        if (!err && (cs->n_input != 1 + done * j->in_per || cs->n_aux != done * j->aux_per ||
+                     cs->n_constraints != done * j->c_per)) {
+            err = CZK_ERR_MISMATCH;
+            set_msg(cs, "part %zu has %zu inputs, %zu aux and %zu constraints, part 0 %zu, %zu and %zu", k,
+                    cs->n_input - 1 - (done - 1) * j->in_per, cs->n_aux - (done - 1) * j->aux_per,
+                    cs->n_constraints - (done - 1) * j->c_per, j->in_per, j->aux_per, j->c_per);
+        }
+    }
+    if (!err && j->in_per)
+        memcpy(j->input + 1 + b * j->in_per, (const czk_fr *)cs->input.p + 1, (e - b) * j->in_per * sizeof(czk_fr));
+    settle_msg(cs, err, msg, msglen);
+    cs->aux = (r1cs_vec){0}; /* the witness's, not the system's */
+    cs_free(cs);
+    free(cs);
+    return err;
+}
+
+static void parts_task(void *ctx, size_t begin, size_t end, int worker) {
+    (void)worker;
+    const parts_job *j = ctx;
+    for (size_t ch = begin; ch < end; ch++) {
+        size_t b = 1 + ch * j->per_chunk;
+        size_t e = b + j->per_chunk < j->n_parts ? b + j->per_chunk : j->n_parts;
+        j->err[ch] = parts_chunk(j, b, e, j->msg[ch], sizeof j->msg[ch]);
+    }
+}
+
+typedef struct {
+    czk_witness_part_fn fn;
+    void *ctx;
+} part0_ctx;
+static czk_err part0(czk_cs *cs, void *ctx) {
+    const part0_ctx *x = ctx;
+    return x->fn(cs, x->ctx, 0);
+}
+
+czk_err czk_witness_generate_parts(czk_witness *out, czk_witness_part_fn fn, void *ctx, size_t n_parts,
+                                   czk_pool *pool, char *msg, size_t msglen) {
+    memset(out, 0, sizeof *out);
+    if (!n_parts) {
+        put_msg(msg, msglen, "a witness of parts needs at least one part");
+        return CZK_ERR_INVALID_ARGUMENT;
+    }
+    part0_ctx x0 = {fn, ctx};
+    czk_cs *cs = malloc(sizeof *cs);
+    if (!cs) return CZK_ERR_NO_MEMORY;
+    cs_init(cs, CZK_CS_WITNESS);
+    czk_err e = run(cs, part0, &x0, msg, msglen);
+    parts_job j = {.fn = fn, .ctx = ctx, .n_parts = n_parts};
+    if (!e) {
+        j.in_per = cs->n_input - 1;
+        j.aux_per = cs->n_aux;
+        j.c_per = cs->n_constraints;
+        if (j.in_per + j.aux_per && (j.in_per + j.aux_per > (MAX_VARS - 1) / n_parts)) {
+            e = CZK_ERR_UNSUPPORTED;
+            put_msg(msg, msglen, "more than 2^31 - 1 variables");
+        }
+    }
+    size_t n_in = 1 + n_parts * j.in_per, n_aux = n_parts * j.aux_per;
+    if (!e) {
+        out->input = czk_mem_alloc(n_in * sizeof(czk_fr), CZK_MEM_SYNTH);
+        out->aux = n_aux ? czk_mem_alloc(n_aux * sizeof(czk_fr), CZK_MEM_SYNTH) : NULL;
+        if (!out->input || (n_aux && !out->aux)) {
+            e = CZK_ERR_NO_MEMORY;
+            put_msg(msg, msglen, "out of memory for the witness");
+        }
+    }
+    if (!e) {
+        memcpy(out->input, cs->input.p, (1 + j.in_per) * sizeof(czk_fr));
+        if (j.aux_per) memcpy(out->aux, cs->aux.p, j.aux_per * sizeof(czk_fr));
+    }
+    cs_free(cs);
+    free(cs);
+    size_t rest = n_parts - 1, chunks = 0;
+    if (!e && rest) {
+        size_t want = 4 * (size_t)czk_pool_slots(pool);
+        chunks = rest < want ? rest : want;
+        j.per_chunk = (rest + chunks - 1) / chunks;
+        chunks = (rest + j.per_chunk - 1) / j.per_chunk;
+        j.input = out->input;
+        j.aux = out->aux;
+        j.err = calloc(chunks, sizeof *j.err);
+        j.msg = calloc(chunks, sizeof *j.msg);
+        if (!j.err || !j.msg) {
+            e = CZK_ERR_NO_MEMORY;
+            put_msg(msg, msglen, "out of memory");
+        } else {
+            czk_pool_run(pool, chunks, 1, parts_task, &j);
+            for (size_t ch = 0; ch < chunks && !e; ch++)
+                if ((e = j.err[ch])) put_msg(msg, msglen, j.msg[ch]);
+        }
+        free(j.err);
+        free(j.msg);
+    }
+    if (e) {
+        czk_witness_free(out);
+        return e;
+    }
+    out->n_input = n_in;
+    out->n_aux = n_aux;
+    return CZK_OK;
 }
 
 void czk_witness_free(czk_witness *w) {

@@ -166,23 +166,23 @@ bad comm_r window 'v = b("vanillaProofs", 0); v[8] ^= 1; setb("vanillaProofs", 0
 bad comm_r_last window 'v = b("vanillaProofs", 0); v[-1] ^= 1; setb("vanillaProofs", 0, v)' \
     "INVALID_ARGUMENT.*vanilla_proofs\[0\]"
 bad trailing window 'v = b("vanillaProofs", 0); v.append(0); setb("vanillaProofs", 0, v)' \
-    "INVALID_ARGUMENT.*vanilla_proofs\[0\].*trailing"
+    "INVALID_ARGUMENT.*vanilla_proofs\[0\] has 5681 bytes.*exactly 5680"
 bad randomness window 'v = b("randomness"); v[0] ^= 1; setb("randomness", None, v)' \
     "INVALID_ARGUMENT.*vanilla_proofs\[0\]"
 bad randomness_len winning 'v = b("randomness"); setb("randomness", None, v[:31])' \
     "INVALID_ARGUMENT.*randomness must be 32 bytes"
 bad winning_partition winning 'r["partitionIndex"] = 1' "INVALID_ARGUMENT.*partition"
-bad kind window 'r["registeredProof"] = "0"' "INVALID_ARGUMENT.*WinningPoSt"
+bad kind window 'r["registeredProof"] = "0"' "INVALID_ARGUMENT.*Winning"
 bad sector_size window 'r["sectorSize"] = "8388608"' "INVALID_ARGUMENT.*sector_size"
 bad no_vanilla window 'r["vanillaProofs"] = []' "INVALID_ARGUMENT.*vanilla_proofs"
 bad same_sector window2 'r["vanillaProofs"][1] = r["vanillaProofs"][0]' "INVALID_ARGUMENT.*vanilla_proofs\[1\].sector_id"
-bad three_sectors window2 'r["vanillaProofs"].append(r["vanillaProofs"][0])' "INVALID_ARGUMENT.*3 sectors.*holds 2"
+bad three_sectors window2 'r["vanillaProofs"].append(r["vanillaProofs"][0])' "INVALID_ARGUMENT.*vanilla_proofs has 3 entries.*at most 2"
 bad comm_r_new snap 'v = b("commRNew"); v[0] ^= 1; setb("commRNew", None, v)' "INVALID_ARGUMENT.*comm_r_new"
 bad comm_r_old snap 'v = b("commROld"); v[0] ^= 1; setb("commROld", None, v)' "INVALID_ARGUMENT.*comm_r_old"
 bad comm_d_new snap 'v = b("commDNew"); v[0] ^= 1; setb("commDNew", None, v)' "INVALID_ARGUMENT.*comm_d_new"
 bad snap_leaf snap 'v = b("vanillaProofs", 0); v[len(v) // 2] ^= 1; setb("vanillaProofs", 0, v)' \
     "INVALID_ARGUMENT.*vanilla_proofs\[0\]"
-bad snap_count snap 'r["vanillaProofs"] = r["vanillaProofs"] * 2' "INVALID_ARGUMENT.*partition"
+bad snap_count snap 'r["vanillaProofs"] = r["vanillaProofs"] * 2' "INVALID_ARGUMENT.*vanilla_proofs has 2 entries.*at most 1"
 kill -0 "$PID" 2>/dev/null || fail "czkd died"
 expect 0 '"completed":5' -- "$CZK" status --addr "$ADDR" --format json
 

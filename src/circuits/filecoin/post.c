@@ -153,7 +153,8 @@ static czk_err sector_synthesize(czk_cs *cs, const czk_post_shape *s, const czk_
     return e;
 }
 
-czk_err czk_post_synthesize(czk_cs *cs, const czk_post_shape *shape, const czk_fil_post_partition *in) {
+/* What czk_post_synthesize checks before it allocates anything. */
+static czk_err post_check(czk_cs *cs, const czk_post_shape *shape, const czk_fil_post_partition *in) {
     char msg[160];
     czk_err e = czk_post_shape_check(shape, msg, sizeof msg);
     if (e) return czk_cs_error(cs, e, "%s", msg);
@@ -165,17 +166,61 @@ czk_err czk_post_synthesize(czk_cs *cs, const czk_post_shape *shape, const czk_f
                             in->n_sectors, shape->sectors);
     for (size_t i = 0; in && i < in->n_sectors; i++)
         if ((e = sector_check(cs, shape, &in->sectors[i], i))) return e;
+    return CZK_OK;
+}
 
+/* Sector i of the circuit, in its namespace (the caller is in "outer namespace"). */
+static czk_err sector_at(czk_cs *cs, const czk_post_shape *shape, const czk_por_shape *tree,
+                         const czk_fil_post_partition *in, uint32_t i) {
+    const czk_fil_post_sector *sec = NULL;
+    if (in) sec = &in->sectors[i < in->n_sectors ? i : in->n_sectors - 1];
+    porep_push_ns_idx(cs, "sector_%ld", (long)i);
+    czk_err e = sector_synthesize(cs, shape, tree, sec);
+    czk_cs_pop_namespace(cs);
+    return e;
+}
+
+czk_err czk_post_synthesize(czk_cs *cs, const czk_post_shape *shape, const czk_fil_post_partition *in) {
+    czk_err e = post_check(cs, shape, in);
+    if (e) return e;
     czk_por_shape tree;
     tree_shape(shape, &tree);
     czk_cs_push_namespace(cs, "outer namespace");
-    for (uint32_t i = 0; i < shape->sectors && !e; i++) {
-        const czk_fil_post_sector *sec = NULL;
-        if (in) sec = &in->sectors[i < in->n_sectors ? i : in->n_sectors - 1];
-        porep_push_ns_idx(cs, "sector_%ld", (long)i);
-        e = sector_synthesize(cs, shape, &tree, sec);
-        czk_cs_pop_namespace(cs);
-    }
+    for (uint32_t i = 0; i < shape->sectors && !e; i++) e = sector_at(cs, shape, &tree, in, i);
     czk_cs_pop_namespace(cs);
     return e;
+}
+
+/* ---- the witness with the sectors in parallel ---------------------------------- */
+
+typedef struct {
+    const czk_post_shape *shape;
+    czk_por_shape tree;
+    const czk_fil_post_partition *in;
+} post_parts;
+
+/* Part i of czk_witness_generate_parts: sector i (part 0 checks the input
+ * first, as czk_post_synthesize does before sector 0). */
+static czk_err post_part(czk_cs *cs, void *ctx, size_t i) {
+    const post_parts *x = ctx;
+    czk_err e = i == 0 ? post_check(cs, x->shape, x->in) : CZK_OK;
+    if (e) return e;
+    czk_cs_push_namespace(cs, "outer namespace");
+    e = sector_at(cs, x->shape, &x->tree, x->in, (uint32_t)i);
+    czk_cs_pop_namespace(cs);
+    return e;
+}
+
+czk_err czk_post_witness(czk_witness *out, const czk_post_shape *shape, const czk_fil_post_partition *in,
+                         czk_pool *pool, char *msg, size_t msglen) {
+    memset(out, 0, sizeof *out);
+    czk_err e = czk_post_shape_check(shape, msg, msglen);
+    if (e) return e;
+    if (!in) {
+        if (msg && msglen) snprintf(msg, msglen, "the blank PoSt circuit has no witness");
+        return CZK_ERR_INVALID_ARGUMENT;
+    }
+    post_parts x = {.shape = shape, .in = in};
+    tree_shape(shape, &x.tree);
+    return czk_witness_generate_parts(out, post_part, &x, shape->sectors, pool, msg, msglen);
 }
