@@ -360,6 +360,13 @@ static czk_err k_pack_abc(czk_daemon_config *c, const czk_toml_value *v, char *w
     if (!e) c->pack_abc = v->b;
     return e;
 }
+/* parameters: development ones made by czkd itself (off unless asked for) */
+static czk_err k_generate_dev(czk_daemon_config *c, const czk_toml_value *v, char *why, size_t wl) {
+    czk_err e = want(v, CZK_TOML_BOOL, why, wl);
+    if (!e) c->generate_dev_params = v->b;
+    return e;
+}
+
 static czk_err k_level(czk_daemon_config *c, const czk_toml_value *v, char *why, size_t wl) {
     czk_err e = want(v, CZK_TOML_STRING, why, wl);
     return e ? e : czk_log_level_parse(&c->log_level, v->s, why, wl);
@@ -386,6 +393,7 @@ static const key_handler KEYS[] = {
     {"synthesis.critical_workers", k_cw},
     {"synthesis.pack_abc", k_pack_abc},
     {"srs.param_cache", k_param_cache},
+    {"srs.generate_dev_params", k_generate_dev},
     {"logging.level", k_level},
 };
 
@@ -583,6 +591,7 @@ const char *czk_daemon_usage(void) {
     return "usage: czkd [--config FILE] [--listen ADDR] [--status-listen ADDR] [--state-dir DIR]\n"
            "            [--param-cache DIR] [--backend cpu|cuda|auto] [--budget SIZE|auto]\n"
            "            [--log-level trace|debug|info|warn|error] [--token-file FILE]\n"
+           "            [--generate-dev-params true|false]\n"
            "  --config FILE         a cuzk-style TOML file (flags override it)\n"
            "  --listen ADDR         gRPC address, host:port or unix:///path (default 127.0.0.1:9820)\n"
            "  --status-listen ADDR  HTTP status page, host:port; \"\" turns it off (default 127.0.0.1:9821)\n"
@@ -592,11 +601,15 @@ const char *czk_daemon_usage(void) {
            "  --backend KIND        prover backend: cpu, cuda or auto (default auto)\n"
            "  --budget SIZE         memory budget, e.g. 64GiB, or auto (default auto)\n"
            "  --log-level LEVEL     log level (default info)\n"
-           "  --token-file FILE     a file holding the token HTTP requests must carry (Authorization: Bearer)\n";
+           "  --token-file FILE     a file holding the token HTTP requests must carry (Authorization: Bearer)\n"
+           "  --generate-dev-params true|false\n"
+           "                        make development parameters (NOT a trusted setup) for a built-in circuit\n"
+           "                        whose parameter file is missing (default false)\n";
 }
 
 static const char *const FLAGS[] = {"config",   "listen",  "status-listen", "state-dir", "param-cache",
-                                    "backend",  "budget",  "log-level",     "token-file", NULL};
+                                    "backend",  "budget",  "log-level",     "token-file",
+                                    "generate-dev-params", NULL};
 
 /* argv[i] as --name[=value]: the flag's index in FLAGS and its value
  * (consuming the next argument when not given with '='). */
@@ -683,6 +696,14 @@ czk_err czk_daemon_config_from_args(czk_daemon_config *c, int argc, char **argv,
             }
             break;
         case 8: e = flag_path(c->token_file, sizeof c->token_file, "token-file", v, true, msg, msglen); break;
+        case 9:
+            if (!strcmp(v, "true")) c->generate_dev_params = true;
+            else if (!strcmp(v, "false")) c->generate_dev_params = false;
+            else {
+                set_msg(msg, msglen, "--generate-dev-params must be true or false, not '%s'", v);
+                e = CZK_ERR_INVALID_ARGUMENT;
+            }
+            break;
         default: break;
         }
         if (e != CZK_OK) return e;
