@@ -13,7 +13,9 @@
 # Environment: PW, GW (czkd's partition / GPU workers), N (concurrent requests, wpost / snap), ALONE=2
 # (requests one at a time before them),
 # PROOFS (PoRep batch, winning), WORK=/tmp/czkk (emptied first unless KEEP=1: a warm machine keeps
-# the last call's files, and one kind's parameters leave no room for another's), SKIP_BUILD=1.
+# the last call's files, and one kind's parameters leave no room for another's), SKIP_BUILD=1,
+# STOP_AFTER=prepare (stop once the request, R1CS and parameters exist: a second call with KEEP=1
+# SKIP_BUILD=1 on the still-warm machine goes on from there; steps already done are skipped).
 # OUTDIR gets kinds32-<kind>.csv (a row per request: what ran beside it, latency, czkd's stage
 # times, verified), kinds32-<kind>-steps.log and kinds32-<kind>-logs.tgz.
 set -u
@@ -66,17 +68,16 @@ fi
 . scripts/device-env
 say "built"
 
-# ---- requests (sparse test sectors) --------------------------------------------------------------------
+# ---- requests (sparse test sectors), made beside the R1CS and the parameters ---------------------------
+make_requests() {
 case "$KIND" in
 winning)
     "$CZK" testseal --kind winning --registered-proof 3 --miner-id 1000 --seed 31 --sparse \
         --request-out "$WORK/req.json" > "$L/testseal.log" 2>&1 || { cat "$L/testseal.log"; say "TESTSEAL FAILED"; exit 1; }
-    C1S=""
     for i in 1 2 3 4; do
         d=$WORK/seal$i
         "$CZK" testseal --sector-size 32GiB --registered-proof 8 --miner-id 1000 --sector-number $i \
             --seed $((7 + i)) --out "$d" --sparse > "$L/seal$i.log" 2>&1 &
-        C1S="${C1S:+$C1S,}$d/envelope.json"
     done
     wait
     for i in 1 2 3 4; do [ -f "$WORK/seal$i/envelope.json" ] || { cat "$L/seal$i.log"; say "SEAL $i FAILED"; exit 1; }; done
@@ -91,24 +92,39 @@ snap)
         > "$L/testseal.log" 2>&1 || { cat "$L/testseal.log"; say "TESTSEAL FAILED"; exit 1; }
     ;;
 esac
-say "request made: $(ls -l "$WORK/req.json" | awk '{print $5}') bytes"
+}
 
 # ---- compact R1CS and parameters per circuit (the R1CS on one core beside the GPU setup) -------------
+wall_of() { sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$1"; } # GNU time -v's line
 prepare() { # prepare CIRCUIT
     c=$1
     r1=$STATE/r1cs/$c.r1cc
+    [ -f "$STATE/r1cs/.done-$c" ] && [ -f "$PARAMS/.done-$c" ] && { say "$c: R1CS and parameters kept"; return; }
     /usr/bin/time -v "$CZK" circuit info "$c" --compact --save "$r1" > "$L/r1cs-$c.json" 2> "$L/r1cs-$c.time" &
     r1pid=$!
     /usr/bin/time -v "$CZK" setup --circuit "$c" --gpu --out "$PARAMS" > "$L/setup-$c.log" 2>&1 ||
         { tail -30 "$L/setup-$c.log"; say "SETUP $c FAILED"; exit 1; }
     wait $r1pid || { cat "$L/r1cs-$c.json" "$L/r1cs-$c.time"; say "R1CS $c FAILED"; exit 1; }
-    say "$c: setup $(grep -o 'Elapsed (wall clock) time[^:]*: [0-9:.]*' "$L/setup-$c.log" | sed 's/.*: //') wall, \
-R1CS recorded in $(grep -o 'Elapsed (wall clock) time[^:]*: [0-9:.]*' "$L/r1cs-$c.time" | sed 's/.*: //')"
+    touch "$STATE/r1cs/.done-$c" "$PARAMS/.done-$c"
+    say "$c: setup $(wall_of "$L/setup-$c.log") wall, R1CS recorded in $(wall_of "$L/r1cs-$c.time")"
 }
+if [ -f "$WORK/.requests-done" ]; then
+    say "requests kept"
+    rqpid=
+else
+    ( make_requests && touch "$WORK/.requests-done" ) > "$L/requests.log" 2>&1 &
+    rqpid=$!
+fi
 prepare $CIRCUIT
 [ "$KIND" = winning ] && prepare porep-32g
+[ -z "$rqpid" ] || wait $rqpid || { cat "$L/requests.log"; say "REQUESTS FAILED"; exit 1; }
+[ -f "$WORK/.requests-done" ] || { cat "$L/requests.log"; say "REQUESTS FAILED"; exit 1; }
+C1S=""
+[ "$KIND" = winning ] && for i in 1 2 3 4; do C1S="${C1S:+$C1S,}$WORK/seal$i/envelope.json"; done
+say "request: $(ls -l "$WORK/req.json" | awk '{print $5}') bytes"
 ls -l "$PARAMS" | tee -a "$L/steps.log"
 df -h "$WORK" | tee -a "$L/steps.log"
+[ "${STOP_AFTER:-}" = prepare ] && { say "stopped after prepare"; exit 0; }
 VK=$(ls "$PARAMS"/*.vk | grep -v stacked-proof-of-replication | head -1)
 
 # ---- czkd ---------------------------------------------------------------------------------------------

@@ -43,8 +43,12 @@ endif()
 # HTTP status page, when its check exists
 add_test(NAME grpc_check COMMAND sh ${PROJECT_SOURCE_DIR}/tests/server/grpc_check.sh ${PROJECT_BINARY_DIR})
 add_test(NAME kill9_check COMMAND sh ${PROJECT_SOURCE_DIR}/tests/server/kill9_check.sh ${PROJECT_BINARY_DIR})
+# who may reach and call gRPC: TLS and mutual TLS with a CA made by the openssl
+# CLI, the token, the loopback rule, the unix socket's mode (SKIP without czkd
+# or openssl; its Python part runs where python3-grpcio is)
+add_test(NAME tls_check COMMAND sh ${PROJECT_SOURCE_DIR}/tests/server/tls_check.sh ${PROJECT_BINARY_DIR})
 # (timeouts: CMakeLists.txt sizes every test's, these too)
-set_tests_properties(grpc_check kill9_check PROPERTIES SKIP_RETURN_CODE 77)
+set_tests_properties(grpc_check kill9_check tls_check PROPERTIES SKIP_RETURN_CODE 77)
 # durability in order: czkd under an LD_PRELOAD library that logs the writes,
 # fsyncs and renames under its state folder (tests/server/fsync_shim.c); the
 # check fails when a job is acknowledged before its spool file, the spool

@@ -28,7 +28,10 @@ bool cli_parse(cli_args *a, int argc, char **argv, int from, const char *const *
             fprintf(stderr, "czk: option '%s' needs a value\n", arg);
             return false;
         }
-        if (a->n == 16) return false;
+        if (a->n == CLI_MAX_OPTS) {
+            fprintf(stderr, "czk: more than %d options\n", CLI_MAX_OPTS);
+            return false;
+        }
         a->opts[a->n++] = (cli_opt){arg + 2, argv[i + 1], false};
         i++;
     }

@@ -18,8 +18,10 @@ typedef struct {
     bool used;
 } cli_opt;
 
+#define CLI_MAX_OPTS 32
+
 typedef struct {
-    cli_opt opts[16];
+    cli_opt opts[CLI_MAX_OPTS];
     int n;
     const char *positional[4];
     int npos;

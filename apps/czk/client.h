@@ -14,10 +14,19 @@
 
 #define CLIENT_MSG 1024
 
+/* The options every client command takes to reach a czkd, for its list of
+ * known options: --addr, and TLS and the token (client_open). */
+#define CLIENT_CONN_OPTS "addr", "tls-ca", "tls-cert", "tls-key", "tls-server-name", "token-file"
+
 /* The --addr option, else $CZK_ADDR, else czkd's default 127.0.0.1:9820;
  * NULL (and a message) when empty. */
 const char *client_addr(const char *cmd, cli_args *a);
-/* Opens a client for --addr (see client_addr); CLI_OK or an exit code. */
+/* Opens a client for --addr (see client_addr): over TLS when --tls-ca (else
+ * $CZK_TLS_CA) names the server's CA, with --tls-cert/--tls-key
+ * ($CZK_TLS_CERT, $CZK_TLS_KEY) for mutual TLS and --tls-server-name
+ * ($CZK_TLS_SERVER_NAME) for the name its certificate must carry; sending
+ * the token of --token-file ($CZK_TOKEN_FILE) with every call. An option
+ * given as "" turns its variable off. CLI_OK or an exit code. */
 int client_open(const char *cmd, cli_args *a, bool wait_for_ready, czk_grpc_client **out);
 /* Prints "czk CMD: CODE: details" and returns the exit code for it. */
 int client_rpc_fail(const char *cmd, int code, const char *details);

@@ -537,9 +537,9 @@ static void free_c1s(client_c1 *v, size_t n) {
 }
 
 int cmd_client_bench_batch(int argc, char **argv) {
-    static const char *const known[] = {"addr",   "count",       "jobs",   "circuit", "seed",  "priority",
-                                        "vk",     "param-cache", "verify", "preload", "c1",    "registered-proof",
-                                        "sector-number", "miner-id", "csv", NULL};
+    static const char *const known[] = {CLIENT_CONN_OPTS, "count", "jobs", "circuit", "seed", "priority", "vk",
+                                        "param-cache", "verify", "preload", "c1", "registered-proof", "sector-number",
+                                        "miner-id", "csv", NULL};
     char **av = client_argv_dash_j(argc, argv);
     if (!av) return CLI_FAIL;
     cli_args a;
@@ -709,8 +709,8 @@ static void *stress_worker(void *arg) {
 }
 
 int cmd_client_bench_stress(int argc, char **argv) {
-    static const char *const known[] = {"addr",        "duration", "jobs",        "circuit", "seed",
-                                        "vk", "param-cache", "verify", "cancel-rate", "preload", NULL};
+    static const char *const known[] = {CLIENT_CONN_OPTS, "duration", "jobs", "circuit", "seed", "vk", "param-cache",
+                                        "verify", "cancel-rate", "preload", NULL};
     char **av = client_argv_dash_j(argc, argv);
     if (!av) return CLI_FAIL;
     cli_args a;

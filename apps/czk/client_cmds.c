@@ -133,9 +133,9 @@ static int finish_result(const char *cmd, cli_args *a, const Cuzk__V1__AwaitProo
 }
 
 int cmd_client_prove(int argc, char **argv) {
-    static const char *const known[] = {"addr", "circuit", "input", "proof", "public", "request-id", "priority", "vk",
-                                        "param-cache", "timeout", "c1", "registered-proof", "sector-number",
-                                        "miner-id", "write-envelope", "request", NULL};
+    static const char *const known[] = {CLIENT_CONN_OPTS, "circuit", "input", "proof", "public", "request-id",
+                                        "priority", "vk", "param-cache", "timeout", "c1", "registered-proof",
+                                        "sector-number", "miner-id", "write-envelope", "request", NULL};
     cli_args a;
     if (!cli_parse(&a, argc, argv, 2, known) || a.npos) return CLI_USAGE;
     long timeout = -1;
@@ -178,9 +178,9 @@ int cmd_client_prove(int argc, char **argv) {
 }
 
 int cmd_client_submit(int argc, char **argv) {
-    static const char *const known[] = {"addr",          "circuit",  "input",         "request-id",
-                                        "priority",      "c1",       "registered-proof", "sector-number",
-                                        "miner-id",      "write-envelope", "request", NULL};
+    static const char *const known[] = {CLIENT_CONN_OPTS, "circuit", "input", "request-id", "priority", "c1",
+                                        "registered-proof", "sector-number", "miner-id", "write-envelope", "request",
+                                        NULL};
     cli_args a;
     if (!cli_parse(&a, argc, argv, 2, known) || a.npos) return CLI_USAGE;
     Cuzk__V1__SubmitProofRequest rq = CUZK__V1__SUBMIT_PROOF_REQUEST__INIT;
@@ -220,10 +220,9 @@ static const char *job_arg(const char *cmd, cli_args *a) {
 }
 
 int cmd_client_await(int argc, char **argv) {
-    static const char *const known[] = {"addr",     "job",           "timeout",  "proof",
-                                        "public",   "vk",            "param-cache", "circuit",
-                                        "c1",       "registered-proof", "sector-number", "miner-id",
-                                        "request",  NULL};
+    static const char *const known[] = {CLIENT_CONN_OPTS, "job", "timeout", "proof", "public", "vk", "param-cache",
+                                        "circuit", "c1", "registered-proof", "sector-number", "miner-id", "request",
+                                        NULL};
     cli_args a;
     if (!cli_parse(&a, argc, argv, 2, known)) return CLI_USAGE;
     if (cli_get(&a, "c1") && cli_get(&a, "request")) {
@@ -267,7 +266,7 @@ int cmd_client_await(int argc, char **argv) {
 }
 
 int cmd_client_cancel(int argc, char **argv) {
-    static const char *const known[] = {"addr", "job", NULL};
+    static const char *const known[] = {CLIENT_CONN_OPTS, "job", NULL};
     cli_args a;
     if (!cli_parse(&a, argc, argv, 2, known)) return CLI_USAGE;
     const char *job = job_arg("cancel", &a);
@@ -310,7 +309,7 @@ int cmd_client_cancel(int argc, char **argv) {
 }
 
 int cmd_client_status(int argc, char **argv) {
-    static const char *const known[] = {"addr", "format", NULL};
+    static const char *const known[] = {CLIENT_CONN_OPTS, "format", NULL};
     cli_args a;
     if (!cli_parse(&a, argc, argv, 2, known) || a.npos) return CLI_USAGE;
     const char *fmt = cli_get(&a, "format");
@@ -351,7 +350,7 @@ int cmd_client_status(int argc, char **argv) {
 }
 
 int cmd_client_metrics(int argc, char **argv) {
-    static const char *const known[] = {"addr", NULL};
+    static const char *const known[] = {CLIENT_CONN_OPTS, NULL};
     cli_args a;
     if (!cli_parse(&a, argc, argv, 2, known) || a.npos) return CLI_USAGE;
     czk_grpc_client *c;
@@ -371,7 +370,7 @@ int cmd_client_metrics(int argc, char **argv) {
 
 static int srs_command(int argc, char **argv, bool preload) {
     const char *cmd = preload ? "preload" : "evict";
-    static const char *const known[] = {"addr", "circuit", NULL};
+    static const char *const known[] = {CLIENT_CONN_OPTS, "circuit", NULL};
     cli_args a;
     if (!cli_parse(&a, argc, argv, 2, known) || a.npos) return CLI_USAGE;
     const char *id = cli_get(&a, "circuit");

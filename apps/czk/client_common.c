@@ -11,6 +11,8 @@
 #include "czk/daemon_config.h"
 #include "czk/fr.h"
 #include "czk/groth16_io.h"
+#include "czk/grpc_server.h"
+#include "czk/http.h"
 
 bool cli_has_addr(int argc, char **argv) {
     for (int i = 2; i < argc; i++)
@@ -29,11 +31,39 @@ const char *client_addr(const char *cmd, cli_args *a) {
     return addr;
 }
 
+/* --NAME, else the variable ENV; NULL when neither is set or the one used is "". */
+static const char *opt_or_env(cli_args *a, const char *name, const char *env) {
+    const char *v = cli_get(a, name);
+    if (!v) v = getenv(env);
+    return v && *v ? v : NULL;
+}
+
 int client_open(const char *cmd, cli_args *a, bool wait_for_ready, czk_grpc_client **out) {
     const char *addr = client_addr(cmd, a);
     if (!addr) return CLI_USAGE;
     char msg[CLIENT_MSG] = "";
-    if (czk_grpc_client_open(out, addr, 0, wait_for_ready, msg, sizeof msg) != CZK_OK) {
+    czk_grpc_client_options o;
+    memset(&o, 0, sizeof o);
+    o.wait_for_ready = wait_for_ready;
+    o.tls_ca_file = opt_or_env(a, "tls-ca", "CZK_TLS_CA");
+    o.tls_cert_file = opt_or_env(a, "tls-cert", "CZK_TLS_CERT");
+    o.tls_key_file = opt_or_env(a, "tls-key", "CZK_TLS_KEY");
+    o.tls_server_name = opt_or_env(a, "tls-server-name", "CZK_TLS_SERVER_NAME");
+    const char *token_file = opt_or_env(a, "token-file", "CZK_TOKEN_FILE");
+    char token[300] = "";
+    if (token_file) {
+        if (czk_http_token_load(token_file, token, sizeof token, msg, sizeof msg) != CZK_OK) {
+            fprintf(stderr, "czk %s: %s\n", cmd, msg);
+            return CLI_USAGE;
+        }
+        o.token = token;
+        if (!o.tls_ca_file && !czk_grpc_addr_is_local(addr))
+            fprintf(stderr, "czk %s: warning: the token goes to %s without TLS: whoever sees the traffic sees it\n",
+                    cmd, addr);
+    }
+    czk_err e = czk_grpc_client_open_opts(out, addr, &o, msg, sizeof msg);
+    memset(token, 0, sizeof token);
+    if (e != CZK_OK) {
         fprintf(stderr, "czk %s: %s\n", cmd, msg);
         return CLI_USAGE;
     }

@@ -93,7 +93,22 @@ int main(int argc, char **argv) {
     ho.request_timeout_ms = dc.status_request_timeout_ms;
     ho.allowed_hosts = dc.status_allowed_hosts;
     ho.token = token;
+    /* gRPC: the same token (unless daemon.grpc_token = false), TLS, the socket */
+    czk_grpc_server_options go;
+    memset(&go, 0, sizeof go);
+    go.max_msg_bytes = dc.max_message_bytes;
+    go.tls_cert_file = dc.tls_cert;
+    go.tls_key_file = dc.tls_key;
+    go.tls_client_ca_file = dc.tls_client_ca;
+    go.token = dc.grpc_token ? token : NULL;
+    go.insecure_listen = dc.insecure_listen;
+    go.socket_mode = dc.socket_mode;
+    go.socket_group = dc.socket_group;
     czk_log_set_level(dc.log_level);
+    if (czk_grpc_security_check(dc.listen, &go, msg, sizeof msg) != CZK_OK) {
+        fprintf(stderr, "czkd: %s\n", msg);
+        return 2;
+    }
     if (dc.config_path[0]) czk_log_info("config %s", dc.config_path);
     log_warnings(dc.warnings);
 
@@ -113,6 +128,8 @@ int main(int argc, char **argv) {
     sc.queue_limit = dc.queue_limit;
     sc.result_keep_ms = dc.result_keep_ms;
     sc.max_input_bytes = dc.max_message_bytes;
+    sc.journal_max_disk_share = dc.journal_max_disk_share;
+    sc.journal_max_disk_bytes = dc.journal_max_disk_bytes;
     sc.engine.budget_bytes = dc.total_budget;
     sc.engine.budget_margin_bytes = dc.safety_margin;
     sc.engine.partition_workers = dc.partition_workers;
@@ -134,9 +151,6 @@ int main(int argc, char **argv) {
         czk_log_error("status page: %s", msg);
         goto out;
     }
-    czk_grpc_server_options go;
-    memset(&go, 0, sizeof go);
-    go.max_msg_bytes = dc.max_message_bytes;
     if (czk_grpc_server_start(&grpc, svc, dc.listen, &go, msg, sizeof msg) != CZK_OK) {
         czk_log_error("gRPC: %s", msg);
         goto out;

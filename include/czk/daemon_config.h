@@ -22,6 +22,15 @@
  *               status_per_ip_limit = 8       (czk) status connections from one address at most
  *               status_connection_limit = 64  (czk) status connections at most
  *               status_request_timeout = "10s" (czk) a status connection's time for a request
+ *               tls_cert = "", tls_key = ""   (czk) gRPC over TLS with this PEM certificate and key
+ *               tls_client_ca = ""            (czk) mutual TLS: clients need a certificate of this CA
+ *               insecure_listen = false       (czk) plaintext gRPC on a non-loopback address allowed
+ *               grpc_token = true             (czk) gRPC calls need token_file's token as well
+ *               socket_mode = "0660"          (czk) the unix socket's mode, whatever the umask
+ *               socket_group = ""             (czk) the unix socket's group
+ *   [journal]   max_disk_share = 0.5          (czk) the journal's share of its bytes and the state
+ *                                             folder's free ones; past it SubmitProof is refused
+ *               max_disk_size = "0"           (czk) a cap on the journal's bytes; 0 = none (default)
  *   [memory]    total_budget = "auto" | "64GiB" | bytes
  *               safety_margin = "5GiB"        subtracted from the detected memory (auto only;
  *                                             default: 10% of it)
@@ -83,6 +92,16 @@ typedef struct {
     size_t queue_limit;                    /* default 1024 */
     long result_keep_ms;                   /* default 24 h */
     size_t max_message_bytes;              /* default 256 MiB */
+    /* who may reach and call gRPC (czk only; docs/daemon.md, "gRPC: TLS, token, socket") */
+    char tls_cert[CZK_DAEMON_PATH_MAX];      /* PEM certificate chain; "" = no TLS (default) */
+    char tls_key[CZK_DAEMON_PATH_MAX];       /* PEM private key of tls_cert */
+    char tls_client_ca[CZK_DAEMON_PATH_MAX]; /* PEM CA: mutual TLS, client certificates required; "" = none */
+    bool insecure_listen;                    /* plaintext on a non-loopback address allowed; default false */
+    bool grpc_token;                         /* gRPC calls need token_file's token too; default true */
+    unsigned socket_mode;                    /* a unix socket's mode; default 0660 */
+    char socket_group[256];                  /* a unix socket's group, name or number; "" = the process's */
+    double journal_max_disk_share;         /* default 0.5 (0.01 … 1) */
+    size_t journal_max_disk_bytes;         /* default 0: no cap */
     char config_path[CZK_DAEMON_PATH_MAX]; /* the file read ("" for none) */
     char warnings[2048];                   /* one line per ignored key, for the log */
 } czk_daemon_config;
@@ -108,7 +127,9 @@ czk_err czk_daemon_config_load(czk_daemon_config *c, const char *path, char *msg
 /* czkd's command line (argv[0] is the program):
  *   [--config FILE] [--listen ADDR] [--status-listen ADDR] [--state-dir DIR]
  *   [--param-cache DIR] [--backend cpu|cuda|auto] [--budget SIZE|auto]
- *   [--log-level LEVEL] [--token-file FILE] [--generate-dev-params true|false] [--help]
+ *   [--log-level LEVEL] [--token-file FILE] [--tls-cert FILE --tls-key FILE
+ *   [--tls-client-ca FILE]] [--insecure-listen] [--grpc-token=yes|no]
+ *   [--socket-mode MODE] [--socket-group GROUP] [--generate-dev-params true|false] [--help]
  * (also --flag=value). The file named by --config is applied first, then
  * the other flags, whatever their order. *help: --help was given (nothing
  * else is done). CZK_ERR_INVALID_ARGUMENT with a message for an unknown

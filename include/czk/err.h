@@ -32,6 +32,7 @@ typedef enum {
     CZK_ERR_BUSY,               /* a queue limit was reached, or the thing is in use */
     CZK_ERR_SHUTDOWN,           /* the engine is shutting down */
     CZK_ERR_PRECONDITION,       /* something the request needs is not there (a parameter file) */
+    CZK_ERR_NO_SPACE,           /* a file system is full (or a quota, or a configured disk limit, is reached) */
     CZK_ERR__COUNT
 } czk_err;
 

@@ -126,6 +126,17 @@ czk_err czk_fil_c1_derive_claims(czk_fil_c1 *c1, char *msg, size_t msglen);
  * builds them. *out is malloc'd (NUL-terminated, *len without the NUL). */
 czk_err czk_fil_c1_encode(const czk_fil_c1 *c1, bool envelope, char **out, size_t *len, char *msg, size_t msglen);
 
+/* The length of the longest text czk_fil_c1_encode can write for a C1 of
+ * proof p (with envelope: wrapped, SectorNum of 20 digits): every byte of
+ * every 32-byte value of 3 digits, every index at its largest, the
+ * partition and challenge counts and tree shapes p fixes. serde_json and
+ * Go's json.Marshal write the same text, so every C1 output of p that
+ * filecoin-proofs makes is at most this long. 0 for a proof without a
+ * vanilla_proofs variant. 2 KiB: 112,012 bytes bare, 149,419 enveloped;
+ * 32 GiB: 43,299,260 and 57,732,422 (a sealed one's envelope is about 89 %
+ * of that; tests/filecoin/test_filecoin_request_limits.c). */
+size_t czk_fil_c1_json_max(const czk_fil_seal_proof *p, bool envelope);
+
 /* The parent j (< 37) of the labeling proof of the challenge's node at
  * layer (1-based), as rust-fil-proofs builds it from the parent columns
  * (stacked/vanilla/proof.rs prove_layers_generate, params.rs

@@ -122,6 +122,12 @@ czk_err czk_fil_post_public_inputs(const czk_fil_post_proof *p, const czk_fil_po
  * n_proofs inclusion proofs (leaves[c] and paths[c], each to comm_r_last, in
  * the tree shape of p's sector size) into out (malloc'd). CZK_ERR_INVALID_
  * ARGUMENT for a path of another shape, CZK_ERR_NO_MEMORY. */
+/* The length of every bincode FallbackPoStSectorProof of p (one SectorProof
+ * of challenge_count inclusion proofs of p's tree shape; what
+ * czk_fil_post_encode_sector_proof writes and czk_fil_post_decode takes); 0
+ * for a proof without a shape. 32 GiB: 24,960 bytes (WindowPoSt), 164,064
+ * (WinningPoSt). */
+size_t czk_fil_post_sector_proof_bytes(const czk_fil_post_proof *p);
 czk_err czk_fil_post_encode_sector_proof(const czk_fil_post_proof *p, uint64_t sector_id, const uint8_t comm_r[32],
                                          const uint8_t comm_c[32], const uint8_t comm_r_last[32], size_t n_proofs,
                                          const uint8_t (*leaves)[32], const czk_fil_path *paths, czk_fil_bytes *out);

@@ -51,6 +51,40 @@ size_t czk_fil_request_bytes(const czk_fil_request *r);
  * "WINNING_POST" (the proto's names), "PROOF_KIND_UNSPECIFIED", or NULL. */
 const char *czk_fil_kind_name(czk_fil_kind k);
 
+/* ---- how many bytes a request may carry (request_limits.c) ------------------------- */
+
+/* The most each field of a request of a kind and registered proof can
+ * need; 0 for a field the kind does not read (it must be empty).
+ * vanilla_proof (PoRep C2): the C1 output's longest encoding, enveloped
+ * (czk_fil_c1_json_max), plus 1/CZK_FIL_C1_SLACK_DIVISOR of it and
+ * CZK_FIL_C1_SLACK_BYTES for white space (serde_json and Go write none; a
+ * reformatted envelope or a trailing newline fit). vanilla_proofs (PoSt,
+ * SnapDeals): at most that many entries (WindowPoSt: the partition's
+ * sector count, WinningPoSt 1, SnapDeals the partitions), each exactly
+ * vanilla_proof_each bytes (the bincode of the proof's shape). */
+#define CZK_FIL_C1_SLACK_DIVISOR 64
+#define CZK_FIL_C1_SLACK_BYTES 4096
+typedef struct {
+    const char *proof_name;    /* the registered proof's */
+    size_t vanilla_proof;      /* bytes */
+    size_t c1_max;             /* PoRep: czk_fil_c1_json_max(proof, true) */
+    size_t vanilla_proofs;     /* entries */
+    size_t vanilla_proof_each; /* bytes of each entry */
+    size_t randomness, comm_r_old, comm_r_new, comm_d_new; /* bytes */
+} czk_fil_request_limits;
+
+/* CZK_ERR_NOT_FOUND (with a message) for a registered proof the kind does
+ * not have, CZK_ERR_INVALID_ARGUMENT for kind NONE. */
+czk_err czk_fil_request_limits_get(czk_fil_kind kind, uint64_t registered_proof, czk_fil_request_limits *out,
+                                   char *msg, size_t msglen);
+/* Checks r's fields against its limits, cheaply (no decoding), before
+ * anything reads them: CZK_ERR_INVALID_ARGUMENT with a message naming the
+ * field, its size and the bound, e.g. "vanilla_proofs[3] has 24961 bytes; a
+ * FallbackPoStSectorProof of StackedDrgWindow32GiBV1_2 is exactly 24960
+ * bytes". CZK_OK for a registered proof the kind does not have (the
+ * decoder refuses it). czk_fil_request_prepare calls it first. */
+czk_err czk_fil_request_check_size(const czk_fil_request *r, char *msg, size_t msglen);
+
 /* ---- from a request to a circuit's input (request_prepare.c) ----------------------- */
 
 /* A request decoded and checked: which circuit proves it, how many of its
@@ -68,7 +102,8 @@ typedef struct {
 } czk_fil_prepared;
 
 /* Decodes and validates a request as czkd does at submit, all of it, once:
- * the registered proof for the kind, every field's length, the vanilla
+ * every field's size (czk_fil_request_check_size), the registered proof
+ * for the kind, every field's length, the vanilla
  * proofs strictly (and their leaves against the challenges derived from
  * the request's randomness, ids and commitments). CZK_ERR_UNSUPPORTED for a
  * kind or registered proof czk cannot prove (with why), CZK_ERR_NO_MEMORY,

@@ -99,6 +99,10 @@ czk_err czk_fil_update_public_inputs(const czk_fil_update_proof *p, uint32_t k, 
  * proof_r_new with their leaves and the partition's roots (root_r_old,
  * comm_d_new, root_r_new). out->data is malloc'd. CZK_ERR_INVALID_ARGUMENT
  * when a path has not the proof's shape; CZK_ERR_NO_MEMORY. */
+/* The length of every bincode PartitionProof of p (what
+ * czk_fil_update_encode_partition writes and czk_fil_update_decode takes); 0
+ * for an unknown sector size. */
+size_t czk_fil_update_partition_proof_bytes(const czk_fil_update_proof *p);
 czk_err czk_fil_update_encode_partition(const czk_fil_update_proof *p, const czk_fil_update_partition *part,
                                         czk_fil_bytes *out);
 

@@ -19,6 +19,29 @@ typedef struct czk_grpc_client czk_grpc_client;
  * deadline never waits. */
 czk_err czk_grpc_client_open(czk_grpc_client **out, const char *addr, size_t max_msg_bytes, bool wait_for_ready,
                              char *msg, size_t msglen);
+
+/* How czk_grpc_client_open_opts connects; zeroed: as czk_grpc_client_open
+ * with 0 and false (plaintext, no token). */
+typedef struct {
+    size_t max_msg_bytes; /* both directions (0: 256 MiB) */
+    bool wait_for_ready;  /* as above */
+    const char *tls_ca_file;     /* PEM CA certificates the server's certificate must chain to: TLS
+                                  * (NULL or "": plaintext) */
+    const char *tls_cert_file;   /* with tls_key_file: this client's certificate, for mutual TLS */
+    const char *tls_key_file;
+    const char *tls_server_name; /* the name the server's certificate must carry (NULL or "": the
+                                  * address's host; "localhost" for a unix socket) */
+    const char *token;           /* sent as "authorization: Bearer TOKEN" with every call (NULL or "": none) */
+} czk_grpc_client_options;
+
+/* The same with options (NULL: the defaults): the PEM files are read and
+ * checked here (CZK_ERR_IO when unreadable, CZK_ERR_INVALID_ARGUMENT with a
+ * message naming the option otherwise: a certificate without its key, or
+ * either without tls_ca_file, a key that is not the certificate's). A TLS
+ * handshake that fails shows at the first call, as UNAVAILABLE with gRPC's
+ * reason. */
+czk_err czk_grpc_client_open_opts(czk_grpc_client **out, const char *addr, const czk_grpc_client_options *o,
+                                  char *msg, size_t msglen);
 void czk_grpc_client_close(czk_grpc_client *c);
 
 /* gRPC status codes as returned by the calls (0 = OK). */

@@ -8,13 +8,15 @@
  * bad input), NOT_FOUND (unknown job), ALREADY_EXISTS (a request_id reused
  * for other content), RESOURCE_EXHAUSTED (queue limit, message size),
  * FAILED_PRECONDITION (evicting a circuit in use), UNIMPLEMENTED (Filecoin
- * proof kinds without circuit_id, unknown methods), UNAVAILABLE (stopping).
+ * proof kinds without circuit_id, unknown methods), UNAVAILABLE (stopping),
+ * UNAUTHENTICATED (a token is set and the call does not carry it).
  * A job that failed or was cancelled is an AwaitProof response with status
  * FAILED / CANCELLED, and a wait that ran out of timeout_ms one with status
  * TIMEOUT (gRPC status OK). Every call is logged at debug level. */
 #ifndef CZK_GRPC_SERVER_H
 #define CZK_GRPC_SERVER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include "czk/err.h"
 #include "czk/service.h"
@@ -32,14 +34,42 @@ czk_err czk_grpc_listen_check(const char *listen, char *msg, size_t msglen);
  * defaults. Each concern adds its fields in its own block. */
 typedef struct {
     size_t max_msg_bytes; /* received and sent messages (0: CZK_GRPC_DEFAULT_MAX_MSG) */
+
+    /* who may connect and call (src/server/grpc_security.c; docs/daemon.md, "gRPC: TLS, token, socket").
+     * Without TLS a "host:port" that is not loopback is refused unless insecure_listen. */
+    const char *tls_cert_file;      /* PEM certificate chain; with tls_key_file: TLS (NULL: plaintext) */
+    const char *tls_key_file;       /* PEM private key of that certificate */
+    const char *tls_client_ca_file; /* PEM CA certificates: mutual TLS, every client must present a
+                                     * certificate that one of them signed (NULL: none asked for) */
+    const char *token;              /* NULL or "": none; else every call must carry the metadata
+                                     * "authorization: Bearer TOKEN", or is answered UNAUTHENTICATED */
+    bool insecure_listen;           /* serve plaintext on a TCP address that is not loopback (logs a warning) */
+    unsigned socket_mode;           /* a unix socket's permissions, set whatever the umask (0: 0660) */
+    const char *socket_group;       /* a unix socket's group, a name or a number (NULL or "": the process's) */
 } czk_grpc_server_options;
+
+/* Whether a listen or client address reaches only this host: unix:, localhost,
+ * 127.0.0.0/8, [::1] (and ::ffff:127.x). Any other host, names included, is
+ * not. */
+bool czk_grpc_addr_is_local(const char *addr);
+
+/* Checks opt's security settings for listen without binding: the PEM files
+ * readable and well formed (the key that of the certificate), key and
+ * certificate given together, the token's form, the socket group known, and
+ * TLS or insecure_listen for an address that is not local.
+ * CZK_ERR_INVALID_ARGUMENT or CZK_ERR_IO with a message naming the setting;
+ * czk_grpc_server_start makes the same checks. */
+czk_err czk_grpc_security_check(const char *listen, const czk_grpc_server_options *opt, char *msg, size_t msglen);
 
 /* Starts serving svc (borrowed: it must outlive the server) on listen:
  * "host:port" (e.g. "0.0.0.0:50051", "[::]:50051", "127.0.0.1:0" for any free
  * port: see czk_grpc_server_port) or "unix:///path/to.sock" (a stale socket
  * file there is replaced; CZK_ERR_IO when a process accepts connections on
  * it). opt may be NULL (the defaults). CZK_ERR_INVALID_ARGUMENT for a
- * malformed address, CZK_ERR_IO when it cannot be bound (message in msg). */
+ * malformed address or bad security settings (czk_grpc_security_check),
+ * CZK_ERR_IO when it cannot be bound or a file cannot be read (message in
+ * msg). A unix socket gets opt's mode and group before the first call is
+ * served. */
 czk_err czk_grpc_server_start(czk_grpc_server **out, czk_service *svc, const char *listen,
                               const czk_grpc_server_options *opt, char *msg, size_t msglen);
 

@@ -43,6 +43,18 @@ void czk_log_set_stream(FILE *f);
 
 void czk_log(czk_log_level l, const char *job_id, long partition, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+
+/* Repeated warnings and errors: a WARN or ERROR line whose text (level,
+ * job, partition and message) equals one written less than the interval
+ * before is dropped and counted; once the interval has passed since that
+ * line was written, the next line logged (any) first writes it again with
+ * " (repeated N times in the last T s)", N the lines dropped, and starts a
+ * new interval. So a fault that repeats writes one line per interval, and
+ * its count. Lines below WARN are always written. Up to 16 different lines
+ * are followed at once (a 17th takes the place of the one written longest
+ * ago, its count written first). 0 turns it off. */
+#define CZK_LOG_REPEAT_MS_DEFAULT 5000
+void czk_log_set_repeat_interval_ms(long ms);
 /* The job id as czk_log writes it (NUL-terminated, truncated to cap). */
 void czk_log_format_job(char *out, size_t cap, const char *job_id);
 

@@ -10,7 +10,11 @@
  * re-queued (in their original order and priority) and finished results are
  * retrievable until their retention expires. A job ends exactly once: its
  * end (proof bytes, public inputs, or the error) is committed to the journal
- * before await reports it.
+ * before await reports it — unless the journal cannot take it (a full state
+ * folder): then the end is kept in memory and await reports it at once (a
+ * WinningPoSt does not wait for disk space), and it is journalled as soon as
+ * a retry, once a second, succeeds. Closed before that, the job stays
+ * pending in the journal and is proved again on the next open.
  *
  * Job ids are strings (cuzk's): a job submitted with a request id has that
  * id; one submitted without gets "czk-<n>", n from the journal, never reused
@@ -41,6 +45,9 @@ typedef struct {
     size_t queue_limit;       /* unfinished jobs at most; more: CZK_ERR_BUSY (0: 1024) */
     size_t max_input_bytes;   /* largest accepted input payload (0: 256 MiB) */
     long result_keep_ms;      /* finished results retrievable this long (0: 24 h) */
+    double journal_max_disk_share;   /* the journal's share of its bytes and the state folder's free ones
+                                        (0: 0.5; czk_journal_set_disk_limit) */
+    uint64_t journal_max_disk_bytes; /* an absolute cap on the journal's bytes (0: none) */
     /* Parameters (srs.c). generate_dev_params: a built-in circuit (never a
      * Filecoin one) whose <id>.params is missing gets development
      * parameters, made and saved in param_cache (NOT a trusted setup);
@@ -95,9 +102,11 @@ typedef struct {
  * under the same id (a retry). Errors (message in msg):
  * CZK_ERR_INVALID_ARGUMENT for an unknown circuit, a malformed input or
  * request id (too long, not UTF-8, of the generated form), CZK_ERR_BUSY at
- * queue_limit, CZK_ERR_SHUTDOWN once stopping, CZK_ERR_IO when the job could
- * not be made durable; the circuit's parameters as czk_service_preload.
- * *queue_position: unfinished jobs ahead of this one (0 = next). */
+ * queue_limit, CZK_ERR_SHUTDOWN once stopping, CZK_ERR_NO_SPACE when the state
+ * folder is full or the journal at its disk limit, CZK_ERR_IO when the job
+ * could not be made durable otherwise; the circuit's parameters as
+ * czk_service_preload. *queue_position: unfinished jobs ahead of this one
+ * (0 = next). */
 czk_err czk_service_submit(czk_service *s, const czk_service_request *req, char job_id[CZK_JOB_ID_MAX],
                            uint32_t *queue_position, char *msg, size_t msglen);
 

@@ -26,6 +26,7 @@ const char *czk_err_str(czk_err e) {
     case CZK_ERR_BUSY: return "busy";
     case CZK_ERR_SHUTDOWN: return "shutting down";
     case CZK_ERR_PRECONDITION: return "a precondition is not met";
+    case CZK_ERR_NO_SPACE: return "no space left";
     case CZK_ERR__COUNT: break;
     }
     return "unknown error";

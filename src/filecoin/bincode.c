@@ -320,6 +320,17 @@ static void write_inclusion(czk_bc_writer *w, const czk_fil_path_level *levels, 
     }
 }
 
+/* inclusion: u64 length, then per level u64 hash count, the hashes, u64 index */
+static size_t inclusion_bytes(size_t levels, unsigned arity) { return 8 + levels * (8 + (arity - 1) * 32u + 8); }
+
+size_t czk_bc_merkle_bytes(const czk_bc_tree_shape *s) {
+    const uint32_t v = czk_bc_shape_variant(s);
+    size_t n = 4 + 64 + inclusion_bytes(s->base_levels, s->base_arity); /* tag, root and leaf, base */
+    if (v >= 1) n += inclusion_bytes(1, s->sub_arity);
+    if (v == 2) n += inclusion_bytes(1, s->top_arity);
+    return n;
+}
+
 czk_err czk_bc_merkle_write(czk_bc_writer *w, const czk_bc_tree_shape *s, const uint8_t leaf[32],
                             const uint8_t root[32], const czk_fil_path *path) {
     const size_t n = czk_bc_shape_levels(s);

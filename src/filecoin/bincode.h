@@ -144,6 +144,9 @@ czk_err czk_bc_merkle_read(czk_bc_reader *r, const char *field, const czk_bc_tre
  * arities; CZK_ERR_INVALID_ARGUMENT otherwise). */
 czk_err czk_bc_merkle_write(czk_bc_writer *w, const czk_bc_tree_shape *s, const uint8_t leaf[32],
                             const uint8_t root[32], const czk_fil_path *path);
+/* The bytes czk_bc_merkle_write writes for (and czk_bc_merkle_read reads of)
+ * a MerkleProof of shape s: every one of that shape has this length. */
+size_t czk_bc_merkle_bytes(const czk_bc_tree_shape *s);
 /* The leaf index a path selects: Σ index_l · Π_{m<l} arity_m (path_index). */
 uint64_t czk_bc_path_index(const czk_fil_path *path);
 

@@ -267,3 +267,82 @@ czk_err czk_fil_c1_encode(const czk_fil_c1 *c1, bool envelope, char **out, size_
     *len = s.n;
     return CZK_OK;
 }
+
+/* ---- the largest text (czk_fil_c1_json_max) ----------------------------------------
+ *
+ * The encoder above, counted instead of written, with every value at its
+ * widest: each byte of a 32-byte value 3 digits, each path index arity − 1,
+ * each node and column index nodes − 1, SectorNum 20 digits. The literals
+ * are the encoder's. */
+
+#define L(s) (sizeof(s) - 1)
+#define B32_MAX ((size_t)(2 + 32 * 3 + 31)) /* "[255,…,255]" */
+
+static size_t digits(uint64_t v) {
+    size_t n = 1;
+    while (v >= 10) v /= 10, n++;
+    return n;
+}
+
+static size_t levels_max(size_t n, unsigned arity) {
+    size_t elem = L("{\"hashes\":[") + (arity - 1) * B32_MAX + (arity - 2) + L("],\"index\":") + digits(arity - 1) +
+                  L("}");
+    return L("{\"path\":[") + n * elem + (n ? n - 1 : 0) + L("]}");
+}
+
+typedef struct {
+    czk_fil_proof_kind kind;
+    size_t n_base;
+    unsigned base, sub, top;
+} tree_shape;
+
+static size_t merkle_max(const tree_shape *t) {
+    if (t->kind == CZK_FIL_PROOF_SINGLE)
+        return L("{\"data\":{\"Single\":{\"root\":") + B32_MAX + L(",\"leaf\":") + B32_MAX + L(",\"path\":") +
+               levels_max(t->n_base, t->base) + L("}}}");
+    size_t n = (t->kind == CZK_FIL_PROOF_SUB ? L("{\"data\":{\"Sub\":{\"base_proof\":")
+                                             : L("{\"data\":{\"Top\":{\"base_proof\":")) +
+               levels_max(t->n_base, t->base) + L(",\"sub_proof\":") + levels_max(1, t->sub);
+    if (t->kind == CZK_FIL_PROOF_TOP) n += L(",\"top_proof\":") + levels_max(1, t->top);
+    return n + L(",\"root\":") + B32_MAX + L(",\"leaf\":") + B32_MAX + L("}}}");
+}
+
+static size_t column_max(const czk_fil_seal_proof *p, const tree_shape *c) {
+    return L("{\"column\":{\"index\":") + digits(p->nodes - 1) + L(",\"rows\":[") + p->layers * B32_MAX +
+           (p->layers - 1) + L("],\"_h\":null},\"inclusion_proof\":") + merkle_max(c) + L("}");
+}
+
+static size_t label_max(const czk_fil_seal_proof *p, size_t layer) {
+    return L("{\"parents\":[") + CZK_FIL_LABEL_PARENTS * B32_MAX + (CZK_FIL_LABEL_PARENTS - 1) +
+           L("],\"layer_index\":") + digits(layer) + L(",\"node\":") + digits(p->nodes - 1) + L("}");
+}
+
+size_t czk_fil_c1_json_max(const czk_fil_seal_proof *p, bool envelope) {
+    const char *shape = p ? shape_name(p->sector_size) : NULL;
+    if (!shape || p->layers < 1 || p->nodes < 2) return 0;
+    unsigned lg = 0;
+    for (uint64_t x = p->nodes; x > 1; x >>= 1) lg++;
+    const tree_shape d = {CZK_FIL_PROOF_SINGLE, lg, 2, 0, 0};
+    tree_shape r = {p->tree_top ? CZK_FIL_PROOF_TOP : p->tree_sub ? CZK_FIL_PROOF_SUB : CZK_FIL_PROOF_SINGLE, 0,
+                    p->tree_base, p->tree_sub, p->tree_top};
+    for (uint64_t x = p->nodes / (p->tree_sub ? p->tree_sub : 1) / (p->tree_top ? p->tree_top : 1); x > 1;
+         x /= p->tree_base)
+        r.n_base++;
+    size_t labels = 0;
+    for (size_t l = 1; l <= p->layers; l++) labels += label_max(p, l);
+    const size_t col = column_max(p, &r);
+    const size_t vanilla = L("{\"comm_d_proofs\":") + merkle_max(&d) + L(",\"comm_r_last_proof\":") + merkle_max(&r) +
+                           L(",\"replica_column_proofs\":{\"c_x\":") + col + L(",\"drg_parents\":[") +
+                           CZK_FIL_DRG_PARENTS * col + (CZK_FIL_DRG_PARENTS - 1) + L("],\"exp_parents\":[") +
+                           CZK_FIL_EXP_PARENTS * col + (CZK_FIL_EXP_PARENTS - 1) + L("]},\"labeling_proofs\":[") +
+                           labels + (p->layers - 1) + L("],\"encoding_proof\":") + label_max(p, p->layers) + L("}");
+    const size_t ch = p->challenges_per_partition, parts = p->partitions;
+    const size_t partition = L("[") + ch * vanilla + (ch ? ch - 1 : 0) + L("]");
+    size_t n = L("{\"registered_proof\":\"") + strlen(p->name) + L("\",\"vanilla_proofs\":{\"") + strlen(shape) +
+               L("\":[") + parts * partition + (parts ? parts - 1 : 0) + L("]},\"comm_r\":") + B32_MAX +
+               L(",\"comm_d\":") + B32_MAX + L(",\"replica_id\":") + B32_MAX + L(",\"seed\":") + B32_MAX +
+               L(",\"ticket\":") + B32_MAX + L("}");
+    if (!envelope) return n;
+    return L("{\"SectorNum\":") + digits(UINT64_MAX) + L(",\"Phase1Out\":\"") + 4 * ((n + 2) / 3) +
+           L("\",\"SectorSize\":") + digits(p->sector_size) + L("}");
+}

@@ -418,6 +418,13 @@ czk_err czk_fil_post_decode(const czk_fil_post_proof *p, uint64_t miner_id, uint
 
 /* ---- encoder ---------------------------------------------------------------- */
 
+size_t czk_fil_post_sector_proof_bytes(const czk_fil_post_proof *p) {
+    czk_bc_tree_shape s;
+    if (!p || post_shape(p, &s)) return 0;
+    /* sector_id, comm_r, sectors' length, inclusion_proofs' length, the proofs, comm_c, comm_r_last */
+    return 8 + 32 + 8 + 8 + (size_t)p->challenge_count * czk_bc_merkle_bytes(&s) + 32 + 32;
+}
+
 czk_err czk_fil_post_encode_sector_proof(const czk_fil_post_proof *p, uint64_t sector_id, const uint8_t comm_r[32],
                                          const uint8_t comm_c[32], const uint8_t comm_r_last[32], size_t n_proofs,
                                          const uint8_t (*leaves)[32], const czk_fil_path *paths, czk_fil_bytes *out) {

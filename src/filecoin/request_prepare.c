@@ -240,7 +240,8 @@ static czk_err update_inputs(const czk_fil_prepared *p, size_t k, czk_fr *out, s
 czk_err czk_fil_request_prepare(const czk_fil_request *r, czk_fil_prepared *out, char *msg, size_t msglen) {
     memset(out, 0, sizeof *out);
     if (msglen) msg[0] = 0;
-    czk_err e;
+    czk_err e = r->kind != CZK_FIL_KIND_NONE ? czk_fil_request_check_size(r, msg, msglen) : CZK_OK;
+    if (e) return e;
     switch (r->kind) {
     case CZK_FIL_KIND_POREP_C2: e = prepare_porep(r, out, msg, msglen); break;
     case CZK_FIL_KIND_WINDOW_POST:

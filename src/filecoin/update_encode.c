@@ -35,3 +35,14 @@ czk_err czk_fil_update_encode_partition(const czk_fil_update_proof *p, const czk
     }
     return czk_bc_writer_take(&w, &out->data, &out->len);
 }
+
+size_t czk_fil_update_partition_proof_bytes(const czk_fil_update_proof *p) {
+    czk_fil_update_facts f;
+    czk_bc_tree_shape r;
+    if (!p || czk_fil_update_facts_get(p->sector_size / 32, &f) ||
+        czk_bc_tree_shape_r(f.nodes, p->tree_base, p->tree_sub, p->tree_top, &r))
+        return 0;
+    const czk_bc_tree_shape d = {.kind = CZK_BC_SHA256, .base_arity = 2, .base_levels = f.challenge_bits};
+    /* comm_c, apex_leafs (length, leaves), challenge_proofs (length, three MerkleProofs each) */
+    return 32 + 8 + (size_t)f.apex_leaves * 32 + 8 + (size_t)f.challenges * (2 * czk_bc_merkle_bytes(&r) + czk_bc_merkle_bytes(&d));
+}

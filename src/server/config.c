@@ -57,6 +57,10 @@ void czk_daemon_config_default(czk_daemon_config *c) {
     c->status_per_ip_limit = 8;
     c->status_connection_limit = 64;
     c->status_request_timeout_ms = 10000;
+    c->grpc_token = true;
+    c->socket_mode = 0660;
+    c->journal_max_disk_share = 0.5;
+    c->journal_max_disk_bytes = 0;
 }
 
 /* ---- sizes and durations ------------------------------------------------------------- */
@@ -299,6 +303,82 @@ static czk_err k_max_msg(czk_daemon_config *c, const czk_toml_value *v, char *wh
     if (!e) c->max_message_bytes = n;
     return e;
 }
+/* ---- who may reach and call gRPC (daemon.tls_*, insecure_listen, grpc_token, socket_*) ---- */
+static czk_err k_tls_cert(czk_daemon_config *c, const czk_toml_value *v, char *why, size_t wl) {
+    return copy_str(c->tls_cert, sizeof c->tls_cert, v, true, why, wl);
+}
+static czk_err k_tls_key(czk_daemon_config *c, const czk_toml_value *v, char *why, size_t wl) {
+    return copy_str(c->tls_key, sizeof c->tls_key, v, true, why, wl);
+}
+static czk_err k_tls_client_ca(czk_daemon_config *c, const czk_toml_value *v, char *why, size_t wl) {
+    return copy_str(c->tls_client_ca, sizeof c->tls_client_ca, v, true, why, wl);
+}
+static czk_err k_insecure_listen(czk_daemon_config *c, const czk_toml_value *v, char *why, size_t wl) {
+    czk_err e = want(v, CZK_TOML_BOOL, why, wl);
+    if (!e) c->insecure_listen = v->b;
+    return e;
+}
+static czk_err k_grpc_token(czk_daemon_config *c, const czk_toml_value *v, char *why, size_t wl) {
+    czk_err e = want(v, CZK_TOML_BOOL, why, wl);
+    if (!e) c->grpc_token = v->b;
+    return e;
+}
+/* "0660": 1 to 4 octal digits, at most 0777. */
+static bool parse_mode(const char *s, unsigned *out) {
+    size_t n = strlen(s);
+    if (n == 0 || n > 4) return false;
+    unsigned m = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '7') return false;
+        m = m * 8 + (unsigned)(s[i] - '0');
+    }
+    if (m > 0777) return false;
+    *out = m;
+    return true;
+}
+static czk_err k_socket_mode(czk_daemon_config *c, const czk_toml_value *v, char *why, size_t wl) {
+    czk_err e = want(v, CZK_TOML_STRING, why, wl);
+    if (e) return e;
+    if (!parse_mode(v->s, &c->socket_mode)) {
+        set_msg(why, wl, "'%s' is not a mode in octal, 0 to 0777 (e.g. \"0660\")", v->s);
+        return CZK_ERR_INVALID_ARGUMENT;
+    }
+    return CZK_OK;
+}
+static czk_err k_socket_group(czk_daemon_config *c, const czk_toml_value *v, char *why, size_t wl) {
+    return copy_str(c->socket_group, sizeof c->socket_group, v, true, why, wl);
+}
+/* ---- the journal's disk (journal.*) ---- */
+static czk_err k_journal_share(czk_daemon_config *c, const czk_toml_value *v, char *why, size_t wl) {
+    double x;
+    if (v->t == CZK_TOML_FLOAT) x = v->f;
+    else if (v->t == CZK_TOML_INT) x = (double)v->i;
+    else {
+        set_msg(why, wl, "expected a number such as 0.5, got %s", czk_toml_type_name(v->t));
+        return CZK_ERR_INVALID_ARGUMENT;
+    }
+    if (!(x >= 0.01 && x <= 1)) {
+        set_msg(why, wl, "must be between 0.01 and 1, not %g", x);
+        return CZK_ERR_INVALID_ARGUMENT;
+    }
+    c->journal_max_disk_share = x;
+    return CZK_OK;
+}
+static czk_err k_journal_size(czk_daemon_config *c, const czk_toml_value *v, char *why, size_t wl) {
+    size_t n = 0;
+    if (v->t == CZK_TOML_INT && v->i == 0) {
+        c->journal_max_disk_bytes = 0; /* no cap */
+        return CZK_OK;
+    }
+    czk_err e = size_of(v, &n, why, wl);
+    if (!e && n < ((size_t)1 << 20)) {
+        set_msg(why, wl, "must be at least 1 MiB (or 0: no cap)");
+        e = CZK_ERR_INVALID_ARGUMENT;
+    }
+    if (!e) c->journal_max_disk_bytes = n;
+    return e;
+}
+
 static czk_err k_total_budget(czk_daemon_config *c, const czk_toml_value *v, char *why, size_t wl) {
     if (v->t == CZK_TOML_STRING && !strcasecmp(v->s, "auto")) {
         c->total_budget = 0;
@@ -384,6 +464,15 @@ static const key_handler KEYS[] = {
     {"daemon.queue_limit", k_queue_limit},
     {"daemon.result_retention", k_retention},
     {"daemon.max_message_size", k_max_msg},
+    {"daemon.tls_cert", k_tls_cert},
+    {"daemon.tls_key", k_tls_key},
+    {"daemon.tls_client_ca", k_tls_client_ca},
+    {"daemon.insecure_listen", k_insecure_listen},
+    {"daemon.grpc_token", k_grpc_token},
+    {"daemon.socket_mode", k_socket_mode},
+    {"daemon.socket_group", k_socket_group},
+    {"journal.max_disk_share", k_journal_share},
+    {"journal.max_disk_size", k_journal_size},
     {"memory.total_budget", k_total_budget},
     {"memory.safety_margin", k_safety_margin},
     {"gpus.devices", k_devices},
@@ -591,6 +680,8 @@ const char *czk_daemon_usage(void) {
     return "usage: czkd [--config FILE] [--listen ADDR] [--status-listen ADDR] [--state-dir DIR]\n"
            "            [--param-cache DIR] [--backend cpu|cuda|auto] [--budget SIZE|auto]\n"
            "            [--log-level trace|debug|info|warn|error] [--token-file FILE]\n"
+           "            [--tls-cert FILE --tls-key FILE [--tls-client-ca FILE]] [--insecure-listen]\n"
+           "            [--grpc-token=yes|no] [--socket-mode MODE] [--socket-group GROUP]\n"
            "            [--generate-dev-params true|false]\n"
            "  --config FILE         a cuzk-style TOML file (flags override it)\n"
            "  --listen ADDR         gRPC address, host:port or unix:///path (default 127.0.0.1:9820)\n"
@@ -601,7 +692,14 @@ const char *czk_daemon_usage(void) {
            "  --backend KIND        prover backend: cpu, cuda or auto (default auto)\n"
            "  --budget SIZE         memory budget, e.g. 64GiB, or auto (default auto)\n"
            "  --log-level LEVEL     log level (default info)\n"
-           "  --token-file FILE     a file holding the token HTTP requests must carry (Authorization: Bearer)\n"
+           "  --token-file FILE     a file holding the token HTTP requests and gRPC calls must carry\n"
+           "                        (Authorization: Bearer)\n"
+           "  --tls-cert FILE, --tls-key FILE  gRPC over TLS with this PEM certificate (chain) and key\n"
+           "  --tls-client-ca FILE  mutual TLS: every client needs a certificate signed by this PEM CA\n"
+           "  --insecure-listen     allow plaintext gRPC on an address that is not loopback\n"
+           "  --grpc-token=no       the token of --token-file is for HTTP only (default yes: gRPC too)\n"
+           "  --socket-mode MODE    a unix socket's mode in octal (default 0660)\n"
+           "  --socket-group GROUP  a unix socket's group (default the process's)\n"
            "  --generate-dev-params true|false\n"
            "                        make development parameters (NOT a trusted setup) for a built-in circuit\n"
            "                        whose parameter file is missing (default false)\n";
@@ -609,7 +707,23 @@ const char *czk_daemon_usage(void) {
 
 static const char *const FLAGS[] = {"config",   "listen",  "status-listen", "state-dir", "param-cache",
                                     "backend",  "budget",  "log-level",     "token-file",
+                                    /* gRPC security: 9 … 15 */
+                                    "tls-cert", "tls-key", "tls-client-ca", "insecure-listen", "grpc-token",
+                                    "socket-mode", "socket-group",
+                                    /* parameters: 16 */
                                     "generate-dev-params", NULL};
+/* flags that take no value unless given as --flag=value (yes, no, true, false) */
+#define FLAG_IS_BOOL(k) ((k) == 12 || (k) == 13)
+
+static czk_err flag_bool(bool *dst, const char *flag, const char *v, char *msg, size_t msglen) {
+    if (!strcmp(v, "yes") || !strcmp(v, "true")) *dst = true;
+    else if (!strcmp(v, "no") || !strcmp(v, "false")) *dst = false;
+    else {
+        set_msg(msg, msglen, "--%s takes yes or no (--%s=no), not '%s'", flag, flag, v);
+        return CZK_ERR_INVALID_ARGUMENT;
+    }
+    return CZK_OK;
+}
 
 /* argv[i] as --name[=value]: the flag's index in FLAGS and its value
  * (consuming the next argument when not given with '='). */
@@ -625,6 +739,7 @@ static czk_err next_flag(int argc, char **argv, int *i, int *flag, const char **
         if (strlen(FLAGS[k]) != nl || strncmp(FLAGS[k], name, nl)) continue;
         *flag = k;
         if (eq) *value = eq + 1;
+        else if (FLAG_IS_BOOL(k)) *value = "yes";
         else if (*i + 1 < argc) *value = argv[++*i];
         else {
             set_msg(msg, msglen, "--%s needs a value", FLAGS[k]);
@@ -696,7 +811,19 @@ czk_err czk_daemon_config_from_args(czk_daemon_config *c, int argc, char **argv,
             }
             break;
         case 8: e = flag_path(c->token_file, sizeof c->token_file, "token-file", v, true, msg, msglen); break;
-        case 9:
+        case 9: e = flag_path(c->tls_cert, sizeof c->tls_cert, "tls-cert", v, true, msg, msglen); break;
+        case 10: e = flag_path(c->tls_key, sizeof c->tls_key, "tls-key", v, true, msg, msglen); break;
+        case 11: e = flag_path(c->tls_client_ca, sizeof c->tls_client_ca, "tls-client-ca", v, true, msg, msglen); break;
+        case 12: e = flag_bool(&c->insecure_listen, "insecure-listen", v, msg, msglen); break;
+        case 13: e = flag_bool(&c->grpc_token, "grpc-token", v, msg, msglen); break;
+        case 14:
+            if (!parse_mode(v, &c->socket_mode)) {
+                set_msg(msg, msglen, "--socket-mode: '%s' is not a mode in octal, 0 to 0777 (e.g. 0660)", v);
+                e = CZK_ERR_INVALID_ARGUMENT;
+            }
+            break;
+        case 15: e = flag_path(c->socket_group, sizeof c->socket_group, "socket-group", v, true, msg, msglen); break;
+        case 16:
             if (!strcmp(v, "true")) c->generate_dev_params = true;
             else if (!strcmp(v, "false")) c->generate_dev_params = false;
             else {

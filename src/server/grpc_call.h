@@ -42,6 +42,7 @@ struct czk_grpc_server {
     grpc_completion_queue *acq;
     int port;
     size_t max_msg;
+    struct czk_grpc_security *sec; /* TLS, token, socket (grpc_security.c) */
     atomic_bool stopping;
     pthread_t acceptor;
     bool acceptor_started;

@@ -84,6 +84,7 @@ grpc_status_code czk_grpc_status_for(czk_err e, czk_grpc_method m) {
                                                              : GRPC_STATUS_FAILED_PRECONDITION;
     case CZK_ERR_SHUTDOWN: return GRPC_STATUS_UNAVAILABLE;
     case CZK_ERR_PRECONDITION: return GRPC_STATUS_FAILED_PRECONDITION;
+    case CZK_ERR_NO_SPACE: return GRPC_STATUS_RESOURCE_EXHAUSTED; /* the state folder is full, or the journal at its limit */
     default: return GRPC_STATUS_UNKNOWN;
     }
 }

@@ -13,6 +13,7 @@
 
 #include "czk/log.h"
 #include "grpc_call.h"
+#include "grpc_security.h"
 
 /* ---- handlers ---------------------------------------------------------------------- */
 
@@ -306,6 +307,12 @@ static void handle_evict(call_ctx *c, const czk_grpc_request *rq) {
 }
 
 void czk_grpc_dispatch(call_ctx *c, const czk_grpc_request *rq) {
+    char why[MSG] = "";
+    grpc_status_code auth = czk_grpc_security_authorize(c->srv->sec, &c->md, why, sizeof why);
+    if (auth != GRPC_STATUS_OK) {
+        czk_grpc_call_finish(c, auth, why, NULL);
+        return;
+    }
     switch (rq->method) {
     case CZK_GRPC_SUBMIT: handle_submit(c, rq); break;
     case CZK_GRPC_AWAIT: handle_await(c, rq); break;

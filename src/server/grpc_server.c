@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
@@ -31,6 +32,7 @@
 #include "czk/log.h"
 #include "grpc_call.h"
 #include "grpc_internal.h"
+#include "grpc_security.h"
 
 #define ACCEPT_DEPTH 8
 #define MIN_HANDLERS 4
@@ -362,10 +364,12 @@ czk_err czk_grpc_server_start(czk_grpc_server **out, czk_service *svc, const cha
     *out = NULL;
     czk_err e = czk_grpc_listen_check(listen, msg, msglen);
     if (e != CZK_OK) return e;
+    const char *sock_path = NULL;
     if (!strncmp(listen, "unix:", 5)) {
         /* gRPC replaces a socket file: only a stale one may go */
         const char *path = listen + 5;
         if (!strncmp(path, "//", 2)) path += 2;
+        sock_path = path;
         if (unix_socket_live(path)) {
             snprintf(msg, msglen, "another process is listening on %s", listen);
             return CZK_ERR_IO;
@@ -378,12 +382,17 @@ czk_err czk_grpc_server_start(czk_grpc_server **out, czk_service *svc, const cha
     if (max_msg_bytes == 0) max_msg_bytes = CZK_GRPC_DEFAULT_MAX_MSG;
     if (max_msg_bytes > INT_MAX) max_msg_bytes = INT_MAX;
 
+    czk_grpc_security *sec = NULL;
+    if ((e = czk_grpc_security_new(&sec, listen, opt, msg, msglen)) != CZK_OK) return e;
+
     czk_grpc_server *s = calloc(1, sizeof *s);
     if (!s) {
+        czk_grpc_security_free(sec);
         snprintf(msg, msglen, "grpc server: out of memory");
         return CZK_ERR_NO_MEMORY;
     }
     s->svc = svc;
+    s->sec = sec;
     s->max_msg = max_msg_bytes;
     atomic_init(&s->stopping, false);
     pthread_mutex_init(&s->mu, NULL);
@@ -406,11 +415,20 @@ czk_err czk_grpc_server_start(czk_grpc_server **out, czk_service *svc, const cha
     s->server = grpc_server_create(&ch, NULL);
     s->acq = grpc_completion_queue_create_for_next(NULL);
     grpc_server_register_completion_queue(s->server, s->acq, NULL);
-    grpc_server_credentials *creds = grpc_insecure_server_credentials_create();
+    grpc_server_credentials *creds = czk_grpc_security_server_creds(sec);
+    /* a unix socket is born owner-only (whatever the umask), then given its
+     * mode and group before grpc_server_start serves anything on it (the
+     * umask is the process's: a file another thread creates meanwhile is
+     * owner-only too) */
+    mode_t umask_before = sock_path ? umask(0177) : 0;
     int port = grpc_server_add_http2_port(s->server, listen, creds);
+    if (sock_path) umask(umask_before);
     grpc_server_credentials_release(creds);
-    if (port == 0) {
+    if (port == 0)
         snprintf(msg, msglen, "cannot listen on %s (address in use, no permission, or not resolvable)", listen);
+    else if (sock_path && (e = czk_grpc_security_socket_apply(sec, sock_path, msg, msglen)) != CZK_OK) port = 0;
+    if (port == 0) {
+        czk_grpc_security_free(sec);
         grpc_server_destroy(s->server);
         cq_destroy(s->acq);
         grpc_shutdown();
@@ -471,6 +489,7 @@ void czk_grpc_server_stop(czk_grpc_server *s) {
     grpc_server_destroy(s->server);
     cq_destroy(s->acq);
     grpc_shutdown();
+    czk_grpc_security_free(s->sec);
     free(s->threads);
     pthread_mutex_destroy(&s->mu);
     pthread_cond_destroy(&s->cv_work);

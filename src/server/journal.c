@@ -26,6 +26,8 @@ struct czk_journal {
     char *state_dir;
     char *spool_dir;
     int lock_fd; /* flock on <state_dir>/lock: one process per state directory */
+    double max_share;   /* of the bytes in use and free (czk_journal_set_disk_limit) */
+    uint64_t max_bytes; /* 0: none */
 };
 
 #define FORMAT_NAME "czk-journal"
@@ -89,10 +91,102 @@ static czk_err db_err(czk_journal *j, const char *what, char *msg, size_t msglen
                 sqlite3_errmsg(j->db));
     else
         set_msg(msg, msglen, "journal %s/journal.sqlite: %s: %s", j->state_dir, what, sqlite3_errmsg(j->db));
-    return code == SQLITE_NOTADB || code == SQLITE_CORRUPT ? CZK_ERR_FORMAT : CZK_ERR_IO;
+    if (code == SQLITE_NOTADB || code == SQLITE_CORRUPT) return CZK_ERR_FORMAT;
+    return folder_full(j->state_dir, code, sys) ? CZK_ERR_NO_SPACE : CZK_ERR_IO;
 }
 
+static bool errno_full(int en) { return en == ENOSPC || en == EDQUOT; }
+
 static int exec(czk_journal *j, const char *sql) { return sqlite3_exec(j->db, sql, NULL, NULL, NULL); }
+
+/* ---- the journal's disk ------------------------------------------------------------ */
+
+#define ROW_BYTES 4096 /* what a job's row and its pages add beside its input, counted at an add */
+
+static uint64_t file_bytes(const char *dir, const char *name) {
+    char p[PATH_MAX];
+    struct stat st;
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    return stat(p, &st) == 0 && st.st_size > 0 ? (uint64_t)st.st_size : 0;
+}
+
+/* What the journal holds now (under j->mu): journal.sqlite with its -wal and
+ * -shm files, and the spool files of the pending jobs. */
+static uint64_t disk_used(czk_journal *j) {
+    uint64_t n = file_bytes(j->state_dir, "journal.sqlite") + file_bytes(j->state_dir, "journal.sqlite-wal") +
+                 file_bytes(j->state_dir, "journal.sqlite-shm");
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(j->db, "SELECT coalesce(sum(input_len), 0) FROM jobs WHERE state = 0", -1, &st, NULL) ==
+            SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW)
+        n += (uint64_t)sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return n;
+}
+
+czk_err czk_journal_set_disk_limit(czk_journal *j, double share, uint64_t max_bytes) {
+    if (!(share > 0 && share <= 1)) return CZK_ERR_INVALID_ARGUMENT;
+    pthread_mutex_lock(&j->mu);
+    j->max_share = share;
+    j->max_bytes = max_bytes;
+    pthread_mutex_unlock(&j->mu);
+    return CZK_OK;
+}
+
+czk_err czk_journal_disk(czk_journal *j, czk_journal_disk_info *out) {
+    memset(out, 0, sizeof *out);
+    pthread_mutex_lock(&j->mu);
+    out->used_bytes = disk_used(j);
+    struct statvfs vs;
+    bool have_free = statvfs(j->state_dir, &vs) == 0;
+    if (have_free) out->free_bytes = (uint64_t)vs.f_bavail * vs.f_frsize;
+    out->full = have_free && (vs.f_bavail == 0 || (vs.f_files > 0 && vs.f_favail == 0));
+    double l = j->max_share * (double)(out->used_bytes + out->free_bytes);
+    out->limit_bytes = !have_free ? UINT64_MAX : l >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)l;
+    out->by_size = j->max_bytes && j->max_bytes <= out->limit_bytes;
+    if (out->by_size) out->limit_bytes = j->max_bytes;
+    out->max_share = j->max_share;
+    pthread_mutex_unlock(&j->mu);
+    return have_free ? CZK_OK : CZK_ERR_IO;
+}
+
+/* Whether a job of input_len bytes fits (under j->mu): the folder has room
+ * for it, and the journal stays within its limit. CZK_ERR_NO_SPACE with a
+ * message naming the folder and the limit otherwise. */
+static czk_err check_room(czk_journal *j, size_t input_len, char *msg, size_t msglen) {
+    const uint64_t used = disk_used(j), need = (uint64_t)input_len + ROW_BYTES, after = used + need;
+    struct statvfs vs;
+    if (statvfs(j->state_dir, &vs) != 0) { /* the write itself will tell */
+        if (j->max_bytes && after > j->max_bytes) goto over_size;
+        return CZK_OK;
+    }
+    const uint64_t free_b = (uint64_t)vs.f_bavail * vs.f_frsize;
+    if (need > free_b || (vs.f_files > 0 && vs.f_favail == 0)) {
+        set_msg(msg, msglen, FULL_FMT "a job of %zu bytes needs about %" PRIu64 " bytes, %" PRIu64 " are free",
+                j->state_dir, input_len, need, free_b);
+        return CZK_ERR_NO_SPACE;
+    }
+    const double share_limit = j->max_share * (double)(used + free_b);
+    if (j->max_bytes && (double)j->max_bytes <= share_limit) {
+        if (after > j->max_bytes) goto over_size;
+        return CZK_OK;
+    }
+    if ((double)after > share_limit) {
+        set_msg(msg, msglen,
+                "the journal in the state folder %s is at its limit: with a job of %zu bytes it would hold %" PRIu64
+                " bytes, more than journal.max_disk_share %g of the %" PRIu64 " bytes it holds and finds free "
+                "(%" PRIu64 " bytes); finished results leave it as they expire",
+                j->state_dir, input_len, after, j->max_share, used + free_b, (uint64_t)share_limit);
+        return CZK_ERR_NO_SPACE;
+    }
+    return CZK_OK;
+over_size:
+    set_msg(msg, msglen,
+            "the journal in the state folder %s is at its limit: with a job of %zu bytes it would hold %" PRIu64
+            " bytes, more than journal.max_disk_size (%" PRIu64 " bytes); finished results leave it as they expire",
+            j->state_dir, input_len, after, j->max_bytes);
+    return CZK_ERR_NO_SPACE;
+}
 
 static void rollback(czk_journal *j) { exec(j, "ROLLBACK"); }
 
@@ -153,7 +247,12 @@ static czk_err spool_write(czk_journal *j, uint64_t id, const uint8_t *in, size_
     spool_path(j, id, false, fin, sizeof fin);
     int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     if (fd < 0) {
-        set_msg(msg, msglen, "spool %s: %s", tmp, strerror(errno));
+        int en = errno;
+        if (errno_full(en)) {
+            set_msg(msg, msglen, FULL_FMT "spool %s: %s", j->state_dir, tmp, strerror(en));
+            return CZK_ERR_NO_SPACE;
+        }
+        set_msg(msg, msglen, "spool %s: %s", tmp, strerror(en));
         return CZK_ERR_IO;
     }
     bool ok = write_all(fd, in, len) && fsync(fd) == 0;
@@ -164,9 +263,13 @@ static czk_err spool_write(czk_journal *j, uint64_t id, const uint8_t *in, size_
     }
     if (!ok || rename(tmp, fin) != 0 || fsync_dir(j->spool_dir) != 0) {
         if (ok) e = errno;
-        set_msg(msg, msglen, "spool %s: %s", fin, strerror(e));
         unlink(tmp);
         unlink(fin);
+        if (errno_full(e)) {
+            set_msg(msg, msglen, FULL_FMT "spool %s: %s", j->state_dir, fin, strerror(e));
+            return CZK_ERR_NO_SPACE;
+        }
+        set_msg(msg, msglen, "spool %s: %s", fin, strerror(e));
         return CZK_ERR_IO;
     }
     return CZK_OK;
@@ -246,6 +349,7 @@ czk_err czk_journal_open(czk_journal **out, const char *state_dir, char *msg, si
     czk_journal *j = calloc(1, sizeof *j);
     if (!j) return CZK_ERR_NO_MEMORY;
     j->lock_fd = -1;
+    j->max_share = CZK_JOURNAL_DEFAULT_DISK_SHARE;
     pthread_mutex_init(&j->mu, NULL);
     size_t n = strlen(state_dir) + 16;
     j->state_dir = strdup(state_dir);
@@ -259,16 +363,23 @@ czk_err czk_journal_open(czk_journal **out, const char *state_dir, char *msg, si
     e = CZK_ERR_IO;
     if (mkdir_p(state_dir) != 0 || mkdir_p(j->spool_dir) != 0) {
         int en = errno;
-        if (en == ENOSPC || en == EDQUOT) set_msg(msg, msglen, FULL_FMT "%s", state_dir, strerror(en));
-        else set_msg(msg, msglen, "state directory %s: %s", state_dir, strerror(en));
+        if (errno_full(en)) {
+            set_msg(msg, msglen, FULL_FMT "%s", state_dir, strerror(en));
+            e = CZK_ERR_NO_SPACE;
+        } else {
+            set_msg(msg, msglen, "state directory %s: %s", state_dir, strerror(en));
+        }
         goto fail;
     }
     j->lock_fd = open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
     if (j->lock_fd < 0) {
         int en = errno;
-        if (en == ENOSPC || en == EDQUOT)
+        if (errno_full(en)) {
             set_msg(msg, msglen, FULL_FMT "%s: %s", state_dir, lockpath, strerror(en));
-        else set_msg(msg, msglen, "state directory %s: %s: %s", state_dir, lockpath, strerror(en));
+            e = CZK_ERR_NO_SPACE;
+        } else {
+            set_msg(msg, msglen, "state directory %s: %s: %s", state_dir, lockpath, strerror(en));
+        }
         goto fail;
     }
     if (flock(j->lock_fd, LOCK_EX | LOCK_NB) != 0) {
@@ -282,10 +393,11 @@ czk_err czk_journal_open(czk_journal **out, const char *state_dir, char *msg, si
     if (sqlite3_open_v2(dbpath, &j->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, NULL) !=
         SQLITE_OK) {
         int en = errno, code = j->db ? sqlite3_errcode(j->db) : SQLITE_CANTOPEN;
-        if (folder_full(state_dir, code, j->db ? sqlite3_system_errno(j->db) : en))
+        if (folder_full(state_dir, code, j->db ? sqlite3_system_errno(j->db) : en)) {
             set_msg(msg, msglen, FULL_FMT "journal %s: %s", state_dir, dbpath,
                     j->db ? sqlite3_errmsg(j->db) : "cannot open");
-        else
+            e = CZK_ERR_NO_SPACE;
+        } else
             set_msg(msg, msglen, "journal %s: %s", dbpath, j->db ? sqlite3_errmsg(j->db) : "cannot open");
         goto fail;
     }
@@ -392,6 +504,7 @@ czk_err czk_journal_add(czk_journal *j, const char *request_id, const char *circ
     pthread_mutex_lock(&j->mu);
     czk_err e = CZK_OK;
     sqlite3_stmt *st = NULL;
+    if ((e = check_room(j, input_len, msg, msglen)) != CZK_OK) goto out;
     if (exec(j, "BEGIN IMMEDIATE") != SQLITE_OK) {
         e = db_err(j, "begin", msg, msglen);
         goto out;

@@ -80,17 +80,45 @@ typedef struct {
 
 /* Opens (creating when missing) state_dir, its spool directory and the
  * journal; deletes spool files that belong to no pending row.
- * CZK_ERR_IO for a directory or database that cannot be used,
+ * CZK_ERR_NO_SPACE when its folder is full, CZK_ERR_IO for a directory or
+ * database that cannot be used otherwise,
  * CZK_ERR_FORMAT for a file that is not a czk journal. */
 czk_err czk_journal_open(czk_journal **out, const char *state_dir, char *msg, size_t msglen);
 void czk_journal_close(czk_journal *j);
+
+/* The journal's disk. Before an add, the journal measures what it holds in
+ * the state folder (journal.sqlite, its -wal and -shm files, the spool files
+ * of pending jobs) and the folder's free space (statvfs, what this process
+ * may use), and refuses the job (CZK_ERR_NO_SPACE, the message naming the
+ * folder and the limit) when the folder has no room for its input and a
+ * row, or when the journal would then hold more than max_share of its bytes
+ * and the free ones together, or more than max_bytes (0: no such cap). The
+ * end of a job is never refused so: it shrinks the journal (its spool file
+ * goes). Default: share CZK_JOURNAL_DEFAULT_DISK_SHARE, no cap.
+ * CZK_ERR_INVALID_ARGUMENT unless 0 < share <= 1. */
+#define CZK_JOURNAL_DEFAULT_DISK_SHARE 0.5
+czk_err czk_journal_set_disk_limit(czk_journal *j, double share, uint64_t max_bytes);
+
+typedef struct {
+    uint64_t used_bytes;  /* held by the journal now */
+    uint64_t free_bytes;  /* free in the folder for this process */
+    uint64_t limit_bytes; /* the most it may hold now (UINT64_MAX when statvfs failed and no cap is set) */
+    double max_share;
+    bool by_size;         /* limit_bytes is the cap, not the share */
+    bool full;            /* no block or inode left */
+} czk_journal_disk_info;
+/* The figures above (CZK_ERR_IO when statvfs failed: free_bytes 0). */
+czk_err czk_journal_disk(czk_journal *j, czk_journal_disk_info *out);
 
 /* Makes a job durable (see above) and returns its id. request_id NULL or ""
  * for none; an ended job with the same request id is replaced in the same
  * transaction. CZK_ERR_MISMATCH when a pending job holds request_id (use
  * czk_journal_find_request first), CZK_ERR_INVALID_ARGUMENT for a request id
- * of the generated form or one too long, CZK_ERR_IO when it could not be
- * written. */
+ * of the generated form or one too long, CZK_ERR_NO_SPACE when the folder is
+ * full or the journal at its limit (above), CZK_ERR_IO when it could not be
+ * written otherwise. Every function that writes reports a full folder as
+ * CZK_ERR_NO_SPACE with "the state folder DIR is full (no space left on
+ * device): …". */
 czk_err czk_journal_add(czk_journal *j, const char *request_id, const char *circuit_id, int priority,
                         const uint8_t *input, size_t input_len, uint64_t *id, char *msg, size_t msglen);
 /* Removes a pending job that was never started (its submission was refused

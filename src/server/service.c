@@ -71,6 +71,7 @@ void czk_service_config_default(czk_service_config *cfg) {
     cfg->queue_limit = DEFAULT_QUEUE_LIMIT;
     cfg->max_input_bytes = DEFAULT_MAX_INPUT;
     cfg->result_keep_ms = DEFAULT_KEEP_MS;
+    cfg->journal_max_disk_share = CZK_JOURNAL_DEFAULT_DISK_SHARE;
 }
 
 /* ---- small helpers ------------------------------------------------------------------ */
@@ -258,9 +259,9 @@ static czk_err finish_job(czk_service *s, uint64_t id, czk_err outcome, const cz
     if (job && job->ending) {
         while ((job = find_job(s, id)) && job->ending) pthread_cond_wait(&s->cv, &s->mu);
         pthread_mutex_unlock(&s->mu);
-        return CZK_OK; /* the other thread committed it (or failed to: then it is ours again next time) */
+        return CZK_OK; /* the other thread committed it or holds it (or failed to: then it is ours again) */
     }
-    if (!job) {
+    if (!job || job->held) { /* journalled, or its end is in memory */
         pthread_mutex_unlock(&s->mu);
         return CZK_OK;
     }
@@ -310,6 +311,18 @@ static czk_err finish_job(czk_service *s, uint64_t id, czk_err outcome, const cz
     bool first = false;
     char jmsg[512] = "";
     czk_err e = czk_journal_end(s->journal, id, &end, &first, jmsg, sizeof jmsg);
+    /* not journalled: the end is held (its proof copied) and delivered from
+     * memory; retry_held journals it later */
+    bool held = false;
+    if (e != CZK_OK && e != CZK_ERR_NOT_FOUND) {
+        uint8_t *proof = end.proof_len ? malloc(end.proof_len) : NULL;
+        if (proof || !end.proof_len) {
+            if (proof) memcpy(proof, end.proof, end.proof_len);
+            end.proof = proof;
+            pub = NULL; /* the held end's now */
+            held = true;
+        }
+    }
     free(pub);
     pthread_mutex_lock(&s->mu);
     job = find_job(s, id);
@@ -317,12 +330,28 @@ static czk_err finish_job(czk_service *s, uint64_t id, czk_err outcome, const cz
         if (e == CZK_OK || e == CZK_ERR_NOT_FOUND) {
             unlink_job(s, job);
             free(job);
+        } else if (held) {
+            job->held = true;
+            job->held_s = czk_svc_now_s();
+            job->held_end = end;
+            s->n_held++;
+            job->ending = false;
         } else {
             job->ending = false; /* not committed: a later await or sweep tries again */
         }
+    } else if (held) {
+        czk_journal_end_free(&end);
     }
     pthread_cond_broadcast(&s->cv);
     pthread_mutex_unlock(&s->mu);
+    if (held) {
+        czk_log(CZK_LOG_ERROR, name, CZK_LOG_NO_PART,
+                "ended (%s), but its end could not be journalled: %s; it is delivered from memory and journalled "
+                "once there is room (tried every %d s)",
+                end.state == CZK_JOURNAL_DONE ? "done" : end.state == CZK_JOURNAL_FAILED ? "failed" : "cancelled", jmsg,
+                SWEEP_EVERY_MS / 1000);
+        return CZK_OK;
+    }
     if (e != CZK_OK && e != CZK_ERR_NOT_FOUND) {
         czk_log(CZK_LOG_ERROR, name, CZK_LOG_NO_PART, "could not journal the end: %s", jmsg);
         set_msg(msg, msglen, "job %s: could not journal its end: %s", name, jmsg);
@@ -379,7 +408,7 @@ static void sweep(czk_service *s) {
     job_ref *refs = s->n_jobs ? malloc(s->n_jobs * sizeof *refs) : NULL;
     if (refs)
         for (svc_job *j = s->jobs; j; j = j->next)
-            if (!j->ending) refs[n++] = (job_ref){j->id, j->engine_id};
+            if (!j->ending && !j->held) refs[n++] = (job_ref){j->id, j->engine_id};
     pthread_mutex_unlock(&s->mu);
     for (size_t i = 0; i < n; i++) {
         czk_job_result r;
@@ -389,6 +418,55 @@ static void sweep(czk_service *s) {
         czk_job_result_free(&r);
     }
     free(refs);
+}
+
+/* Journals the ends held in memory (finish_job), oldest first; each one
+ * that goes in leaves the table. One line says what is still held. */
+static void retry_held(czk_service *s) {
+    pthread_mutex_lock(&s->mu);
+    s->held_tried_s = czk_svc_now_s();
+    size_t n = 0;
+    uint64_t *ids = s->n_held ? malloc(s->n_held * sizeof *ids) : NULL;
+    if (ids)
+        for (svc_job *j = s->jobs; j && n < s->n_held; j = j->next)
+            if (j->held && !j->ending) ids[n++] = j->id;
+    pthread_mutex_unlock(&s->mu);
+    size_t left = 0;
+    char jmsg[512] = "";
+    for (size_t i = 0; i < n; i++) {
+        pthread_mutex_lock(&s->mu);
+        svc_job *job = find_job(s, ids[i]);
+        if (!job || !job->held || job->ending) {
+            pthread_mutex_unlock(&s->mu);
+            continue;
+        }
+        job->ending = true; /* the held end is read by this thread only, until ending is cleared */
+        pthread_mutex_unlock(&s->mu);
+        bool first = false;
+        czk_journal_end_info end = job->held_end;
+        czk_err e = czk_journal_end(s->journal, ids[i], &end, &first, jmsg, sizeof jmsg);
+        pthread_mutex_lock(&s->mu);
+        job->ending = false;
+        double held_for = czk_svc_now_s() - job->held_s;
+        char name[CZK_JOB_ID_MAX];
+        memcpy(name, job->name, sizeof name);
+        if (e == CZK_OK || e == CZK_ERR_NOT_FOUND) {
+            unlink_job(s, job);
+            s->n_held--;
+            czk_journal_end_free(&job->held_end);
+            free(job);
+        } else {
+            left++;
+        }
+        pthread_cond_broadcast(&s->cv);
+        pthread_mutex_unlock(&s->mu);
+        if (e == CZK_OK)
+            czk_log(CZK_LOG_INFO, name, CZK_LOG_NO_PART, "its end is journalled now (it was held in memory for %.1f s)",
+                    held_for);
+    }
+    free(ids);
+    if (left)
+        czk_log_error("journal: %zu ended job(s) held in memory, not journalled yet: %s", left, jmsg);
 }
 
 static void maybe_purge(czk_service *s) {
@@ -408,16 +486,18 @@ static void *completer_main(void *arg) {
     double last_sweep = czk_svc_now_s();
     pthread_mutex_lock(&s->mu);
     while (!s->closing) {
+        bool retry = s->n_held && czk_svc_now_s() - s->held_tried_s >= SWEEP_EVERY_MS / 1000.0;
         pthread_mutex_unlock(&s->mu);
         maybe_purge(s);
+        if (retry) retry_held(s);
         pthread_mutex_lock(&s->mu);
         svc_job *head = NULL;
         for (svc_job *j = s->jobs; j; j = j->next)
-            if (!j->ending && (!head || j->prio > head->prio)) head = j;
+            if (!j->ending && !j->held && (!head || j->prio > head->prio)) head = j;
         if (!head) {
             struct timespec ts;
             clock_gettime(CLOCK_REALTIME, &ts);
-            ts.tv_sec += PURGE_EVERY_MS / 1000;
+            ts.tv_sec += s->n_held ? SWEEP_EVERY_MS / 1000 : PURGE_EVERY_MS / 1000;
             if (!s->closing) pthread_cond_timedwait(&s->cv, &s->mu, &ts);
             continue;
         }
@@ -603,6 +683,7 @@ static void service_free(czk_service *s) {
     while (s->jobs) {
         svc_job *j = s->jobs;
         s->jobs = j->next;
+        if (j->held) czk_journal_end_free(&j->held_end);
         free(j);
     }
     while (s->srs) {
@@ -631,6 +712,7 @@ czk_err czk_service_open(czk_service **out, const czk_service_config *cfg, char 
     if (!s->cfg.queue_limit) s->cfg.queue_limit = DEFAULT_QUEUE_LIMIT;
     if (!s->cfg.max_input_bytes) s->cfg.max_input_bytes = DEFAULT_MAX_INPUT;
     if (s->cfg.result_keep_ms <= 0) s->cfg.result_keep_ms = DEFAULT_KEEP_MS;
+    if (s->cfg.journal_max_disk_share == 0) s->cfg.journal_max_disk_share = CZK_JOURNAL_DEFAULT_DISK_SHARE;
     s->state_dir = strdup(cfg->state_dir);
     s->param_cache = strdup(cfg->param_cache);
     s->cfg.state_dir = s->state_dir;
@@ -646,6 +728,12 @@ czk_err czk_service_open(czk_service **out, const czk_service_config *cfg, char 
         goto fail;
     }
     if ((e = czk_journal_open(&s->journal, s->state_dir, msg, msglen)) != CZK_OK) goto fail;
+    if (czk_journal_set_disk_limit(s->journal, s->cfg.journal_max_disk_share, s->cfg.journal_max_disk_bytes) !=
+        CZK_OK) {
+        set_msg(msg, msglen, "journal_max_disk_share %g is not in (0, 1]", s->cfg.journal_max_disk_share);
+        e = CZK_ERR_INVALID_ARGUMENT;
+        goto fail;
+    }
     /* The engine keeps results until the completer has journalled them;
      * the journal serves them afterwards. */
     czk_engine_config ec = cfg->engine;
@@ -742,6 +830,14 @@ void czk_service_close(czk_service *s) {
     pthread_mutex_lock(&s->mu);
     s->closed = true;
     while (s->users > 0) pthread_cond_wait(&s->cv, &s->mu);
+    pthread_mutex_unlock(&s->mu);
+    if (s->n_held) retry_held(s);
+    pthread_mutex_lock(&s->mu);
+    for (svc_job *j = s->jobs; j; j = j->next)
+        if (j->held)
+            czk_log(CZK_LOG_WARN, j->name, CZK_LOG_NO_PART,
+                    "its end was never journalled: the job stays pending in the journal and is proved again on the "
+                    "next start");
     size_t left = s->n_jobs;
     pthread_mutex_unlock(&s->mu);
     if (left) czk_log_info("service closed: %zu unfinished job(s) stay in the journal", left);
@@ -999,6 +1095,37 @@ void czk_service_result_free(czk_service_result *r) {
     r->proof_len = r->n_public = 0;
 }
 
+/* Fills out from job id's end when it is held in memory (finish_job): true
+ * then, with *e CZK_OK (or CZK_ERR_NO_MEMORY). */
+static bool held_result(czk_service *s, uint64_t id, czk_service_result *out, czk_err *e) {
+    pthread_mutex_lock(&s->mu);
+    svc_job *job = find_job(s, id);
+    if (!job || !job->held) {
+        pthread_mutex_unlock(&s->mu);
+        return false;
+    }
+    czk_journal_job jj;
+    memset(&jj, 0, sizeof jj);
+    jj.id = job->id;
+    snprintf(jj.circuit_id, sizeof jj.circuit_id, "%s", job->circuit_id);
+    czk_journal_end_info end = job->held_end;
+    uint8_t *proof = end.proof_len ? malloc(end.proof_len) : NULL, *pub = end.public_len ? malloc(end.public_len) : NULL;
+    *e = (end.proof_len && !proof) || (end.public_len && !pub) ? CZK_ERR_NO_MEMORY : CZK_OK;
+    if (*e == CZK_OK) {
+        if (proof) memcpy(proof, end.proof, end.proof_len);
+        if (pub) memcpy(pub, end.public_inputs, end.public_len);
+        end.proof = proof;
+        end.public_inputs = pub;
+        fill_result(out, &jj, &end);
+        snprintf(out->job_id, sizeof out->job_id, "%s", job->name);
+    } else {
+        free(proof);
+        free(pub);
+    }
+    pthread_mutex_unlock(&s->mu);
+    return true;
+}
+
 czk_err czk_service_await(czk_service *s, const char *name, long timeout_ms, czk_service_result *out, char *msg,
                           size_t msglen) {
     memset(out, 0, sizeof *out);
@@ -1011,6 +1138,7 @@ czk_err czk_service_await(czk_service *s, const char *name, long timeout_ms, czk
     uint64_t job_id = 0;
     czk_err e = resolve_job(s, name, &job_id, msg, msglen);
     if (e != CZK_OK) goto out;
+    if (held_result(s, job_id, out, &e)) goto out;
     pthread_mutex_lock(&s->mu);
     svc_job *job = find_job(s, job_id);
     bool restoring = !job && s->restoring;
@@ -1056,7 +1184,7 @@ czk_err czk_service_await(czk_service *s, const char *name, long timeout_ms, czk
         }
         e = finish_job(s, job_id, e, &r, msg, msglen);
         czk_job_result_free(&r);
-        if (e != CZK_OK) goto out;
+        if (e != CZK_OK || held_result(s, job_id, out, &e)) goto out;
     }
     czk_journal_job jj;
     czk_journal_end_info end;
@@ -1090,7 +1218,7 @@ czk_err czk_service_cancel(czk_service *s, const char *name, bool *was_running, 
     pthread_mutex_lock(&s->mu);
     svc_job *job = find_job(s, job_id);
     uint64_t eid = job ? job->engine_id : 0;
-    bool restoring = s->restoring;
+    bool restoring = s->restoring, ended = !job || job->held;
     pthread_mutex_unlock(&s->mu);
     if (!job && restoring) {
         /* perhaps an earlier run's job the restorer has not re-queued yet:
@@ -1100,6 +1228,7 @@ czk_err czk_service_cancel(czk_service *s, const char *name, bool *was_running, 
         pthread_mutex_lock(&s->mu);
         job = find_job(s, job_id);
         eid = job ? job->engine_id : 0;
+        ended = !job || job->held;
         pthread_mutex_unlock(&s->mu);
         czk_journal_job jj;
         if (!job && czk_journal_get(s->journal, job_id, &jj) == CZK_OK && jj.state == CZK_JOURNAL_PENDING) {
@@ -1111,7 +1240,7 @@ czk_err czk_service_cancel(czk_service *s, const char *name, bool *was_running, 
         }
         pthread_mutex_unlock(&s->submit_mu);
     }
-    if (!job) goto out; /* ended (or being submitted): nothing to cancel */
+    if (ended) goto out; /* ended (or being submitted): nothing to cancel */
     if ((e = czk_journal_mark_cancel(s->journal, job_id, msg, msglen)) != CZK_OK) goto out;
     czk_job_result r;
     memset(&r, 0, sizeof r);

@@ -22,6 +22,12 @@ typedef struct svc_job {
     uint64_t srs_load_ms;
     double accepted_s; /* monotonic */
     bool ending;       /* a thread is committing its end */
+    /* ended, but its end could not be journalled (a full disk): the end is
+     * kept here (proof and public inputs malloc'd), awaits are answered from
+     * it, and the completer journals it once it can (service.c) */
+    bool held;
+    double held_s;     /* monotonic: since when */
+    czk_journal_end_info held_end;
     struct svc_job *next;
 } svc_job;
 
@@ -45,6 +51,8 @@ struct czk_service {
     svc_job *jobs;             /* unfinished jobs, in acceptance order */
     size_t n_jobs;
     srs_entry *srs;
+    size_t n_held;             /* jobs whose end is held (svc_job.held) */
+    double held_tried_s;       /* when the held ends were last tried */
     bool accepting, closing, closed;
     int users;
     pthread_t completer;

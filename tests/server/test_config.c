@@ -326,6 +326,94 @@ static void test_flags(void) {
     CHECK(strstr(czk_daemon_usage(), "--status-listen") != NULL && strstr(czk_daemon_usage(), "--token-file"));
 }
 
+/* who may reach and call gRPC: daemon.tls_*, insecure_listen, grpc_token, socket_* and their flags */
+static void test_grpc_security(void) {
+    czk_daemon_config c;
+    char msg[512] = "";
+    bool help = false;
+    czk_daemon_config_default(&c);
+    CHECK(!c.tls_cert[0] && !c.tls_key[0] && !c.tls_client_ca[0] && !c.insecure_listen && c.grpc_token &&
+          c.socket_mode == 0660 && !c.socket_group[0]);
+    czk_err e = parse(&c,
+                      "[daemon]\ntls_cert = \"/etc/czk/server.pem\"\ntls_key = \"/etc/czk/server.key\"\n"
+                      "tls_client_ca = \"/etc/czk/ca.pem\"\ninsecure_listen = true\ngrpc_token = false\n"
+                      "socket_mode = \"0600\"\nsocket_group = \"curio\"\n",
+                      msg, sizeof msg);
+    CHECK_MSG(e == CZK_OK, "security keys: %s", msg);
+    CHECK(!strcmp(c.tls_cert, "/etc/czk/server.pem") && !strcmp(c.tls_key, "/etc/czk/server.key") &&
+          !strcmp(c.tls_client_ca, "/etc/czk/ca.pem"));
+    CHECK(c.insecure_listen && !c.grpc_token && c.socket_mode == 0600 && !strcmp(c.socket_group, "curio"));
+    CHECK(parse(&c, "[daemon]\nsocket_mode = \"777\"\n", msg, sizeof msg) == CZK_OK && c.socket_mode == 0777);
+    static const struct {
+        const char *text, *want;
+    } bad[] = {
+        {"[daemon]\ninsecure_listen = \"yes\"\n", "key 'daemon.insecure_listen': expected a boolean, got a string"},
+        {"[daemon]\ngrpc_token = 1\n", "key 'daemon.grpc_token': expected a boolean"},
+        {"[daemon]\nsocket_mode = 660\n", "key 'daemon.socket_mode': expected a string"},
+        {"[daemon]\nsocket_mode = \"0980\"\n", "'0980' is not a mode in octal, 0 to 0777"},
+        {"[daemon]\nsocket_mode = \"1777\"\n", "'1777' is not a mode in octal"},
+        {"[daemon]\nsocket_mode = \"\"\n", "key 'daemon.socket_mode': '' is not a mode"},
+        {"[daemon]\ntls_cert = 3\n", "key 'daemon.tls_cert': expected a string"},
+        {"[daemon]\ntls_client_ca = true\n", "key 'daemon.tls_client_ca': expected a string"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        e = parse(&c, bad[i].text, msg, sizeof msg);
+        CHECK_MSG(e == CZK_ERR_INVALID_ARGUMENT && strstr(msg, bad[i].want), "case %zu: '%s' (want '%s')", i, msg,
+                  bad[i].want);
+    }
+    /* flags: the boolean ones take no value, or =yes / =no */
+    CHECK(args(&c, &help, msg, sizeof msg, "--tls-cert", "/c.pem", "--tls-key=/k.pem", "--tls-client-ca", "/ca.pem",
+               "--insecure-listen", "--listen", "0.0.0.0:1", "--socket-mode", "0640", "--socket-group", "42",
+               "--grpc-token=no", NULL) == CZK_OK);
+    CHECK(!strcmp(c.tls_cert, "/c.pem") && !strcmp(c.tls_key, "/k.pem") && !strcmp(c.tls_client_ca, "/ca.pem"));
+    CHECK(c.insecure_listen && !c.grpc_token && c.socket_mode == 0640 && !strcmp(c.socket_group, "42") &&
+          !strcmp(c.listen, "0.0.0.0:1"));
+    CHECK(args(&c, &help, msg, sizeof msg, "--insecure-listen=yes", "--insecure-listen=no", "--grpc-token", NULL) ==
+              CZK_OK &&
+          !c.insecure_listen && c.grpc_token);
+    CHECK(args(&c, &help, msg, sizeof msg, "--insecure-listen=maybe", NULL) == CZK_ERR_INVALID_ARGUMENT &&
+          strstr(msg, "--insecure-listen takes yes or no"));
+    CHECK(args(&c, &help, msg, sizeof msg, "--socket-mode", "rw", NULL) == CZK_ERR_INVALID_ARGUMENT &&
+          strstr(msg, "--socket-mode: 'rw' is not a mode in octal"));
+    CHECK(args(&c, &help, msg, sizeof msg, "--tls-cert", NULL) == CZK_ERR_INVALID_ARGUMENT &&
+          strstr(msg, "--tls-cert needs a value"));
+    const char *u = czk_daemon_usage();
+    CHECK(strstr(u, "--tls-cert") && strstr(u, "--tls-client-ca") && strstr(u, "--insecure-listen") &&
+          strstr(u, "--socket-mode") && strstr(u, "--socket-group") && strstr(u, "--grpc-token"));
+}
+
+/* [journal]: the journal's disk limit (czk keys) */
+static void test_journal_keys(void) {
+    czk_daemon_config c;
+    char msg[512] = "";
+    czk_daemon_config_default(&c);
+    CHECK(c.journal_max_disk_share == 0.5 && c.journal_max_disk_bytes == 0);
+    CHECK_MSG(parse(&c, "[journal]\nmax_disk_share = 0.25\nmax_disk_size = \"200GiB\"\n", msg, sizeof msg) == CZK_OK,
+              "%s", msg);
+    CHECK(c.journal_max_disk_share == 0.25 && c.journal_max_disk_bytes == ((size_t)200 << 30));
+    CHECK(parse(&c, "journal.max_disk_share = 1\njournal.max_disk_size = 0\n", msg, sizeof msg) == CZK_OK &&
+          c.journal_max_disk_share == 1.0 && c.journal_max_disk_bytes == 0);
+    CHECK(parse(&c, "[journal]\nmax_disk_size = 1073741824\n", msg, sizeof msg) == CZK_OK &&
+          c.journal_max_disk_bytes == ((size_t)1 << 30));
+    static const struct {
+        const char *text, *want;
+    } bad[] = {
+        {"[journal]\nmax_disk_share = 0\n", "t.toml:2: key 'journal.max_disk_share': must be between 0.01 and 1, not 0"},
+        {"[journal]\nmax_disk_share = 1.5\n", "must be between 0.01 and 1, not 1.5"},
+        {"[journal]\nmax_disk_share = \"half\"\n", "expected a number such as 0.5, got a string"},
+        {"[journal]\nmax_disk_size = \"512KiB\"\n", "key 'journal.max_disk_size': must be at least 1 MiB (or 0: no cap)"},
+        {"[journal]\nmax_disk_size = -5\n", "key 'journal.max_disk_size': must be positive"},
+        {"[journal]\nmax_disk_size = \"lots\"\n", "'lots' is not a size"},
+        {"[journal]\nmax_disk = 5\n", "key 'journal.max_disk': unknown key"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        msg[0] = 0;
+        czk_err e = parse(&c, bad[i].text, msg, sizeof msg);
+        CHECK_MSG(e == CZK_ERR_INVALID_ARGUMENT && strstr(msg, bad[i].want), "journal case %zu: %s, '%s'", i,
+                  czk_err_str(e), msg);
+    }
+}
+
 /* Development parameters made by czkd: off by default, srs.generate_dev_params
  * in the file, --generate-dev-params over it. */
 static void test_generate_dev_params(void) {
@@ -359,7 +447,9 @@ static void test_generate_dev_params(void) {
 }
 
 int main(void) {
+    test_journal_keys();
     test_defaults();
+    test_grpc_security();
     test_good();
     test_bad();
     test_sizes();

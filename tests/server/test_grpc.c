@@ -47,6 +47,8 @@ static void test_mapping(void) {
     CHECK(czk_grpc_status_for(CZK_ERR_MISMATCH, CZK_GRPC_SUBMIT) == GRPC_STATUS_ALREADY_EXISTS);
     CHECK(czk_grpc_status_for(CZK_ERR_PRECONDITION, CZK_GRPC_SUBMIT) == GRPC_STATUS_FAILED_PRECONDITION);
     CHECK(czk_grpc_status_for(CZK_ERR_PRECONDITION, CZK_GRPC_PRELOAD) == GRPC_STATUS_FAILED_PRECONDITION);
+    for (int m = 0; m < CZK_GRPC__COUNT; m++)
+        CHECK(czk_grpc_status_for(CZK_ERR_NO_SPACE, (czk_grpc_method)m) == GRPC_STATUS_RESOURCE_EXHAUSTED);
     for (int m = 0; m < CZK_GRPC__COUNT; m++) {
         const char *p = czk_grpc_method_path((czk_grpc_method)m);
         CHECK(czk_grpc_method_find(p, strlen(p)) == m);

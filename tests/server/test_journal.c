@@ -10,8 +10,10 @@
  * generated name; generated names are reserved; an ended job's request id
  * can be taken again; rows written before names existed keep theirs. A
  * full disk (SQLite's writes made to fail with ENOSPC through the unix VFS's
- * xSetSystemCall) is reported as the state folder being full, at open and at
- * an add, and the journal works again once there is room. */
+ * xSetSystemCall) is reported as the state folder being full
+ * (CZK_ERR_NO_SPACE), at open and at an add, and the journal works again once
+ * there is room. Adds past journal.max_disk_size or journal.max_disk_share are
+ * refused naming the limit and leave nothing behind; ends are never refused. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -386,7 +388,7 @@ static void test_full_disk(void) {
             break;
         }
         failed++;
-        CHECK_MSG(e == CZK_ERR_IO && !j && says_full(msg, dir), "open with %lld bytes of room: %s: %s", r,
+        CHECK_MSG(e == CZK_ERR_NO_SPACE && !j && says_full(msg, dir), "open with %lld bytes of room: %s: %s", r,
                   czk_err_str(e), msg);
     }
     CHECK_MSG(failed >= 1 && opened, "%d open(s) failed, opened %d", failed, opened);
@@ -401,7 +403,7 @@ static void test_full_disk(void) {
         full_disk_room = 0;
         czk_err e = czk_journal_add(j, "full-1", "demo", 1, (const uint8_t *)"7", 1, &id, msg, sizeof msg);
         full_disk_room = -1;
-        CHECK_MSG(e == CZK_ERR_IO && says_full(msg, dir), "add on a full disk: %s: %s", czk_err_str(e), msg);
+        CHECK_MSG(e == CZK_ERR_NO_SPACE && says_full(msg, dir), "add on a full disk: %s: %s", czk_err_str(e), msg);
         CHECK_MSG(czk_journal_add(j, "full-1", "demo", 1, (const uint8_t *)"7", 1, &id, msg, sizeof msg) == CZK_OK,
                   "add once there is room: %s", msg);
         CHECK(input_is(j, id, "7"));
@@ -418,7 +420,7 @@ static void test_full_disk(void) {
             czk_journal_close(j);
             continue;
         }
-        CHECK_MSG(e == CZK_ERR_IO && !j && says_full(msg, dir), "reopen with %lld bytes of room: %s: %s", r,
+        CHECK_MSG(e == CZK_ERR_NO_SPACE && !j && says_full(msg, dir), "reopen with %lld bytes of room: %s: %s", r,
                   czk_err_str(e), msg);
     }
     CHECK_MSG(czk_journal_open(&j, dir, msg, sizeof msg) == CZK_OK, "reopen once there is room: %s", msg);
@@ -428,6 +430,70 @@ static void test_full_disk(void) {
         czk_journal_close(j);
     }
     full_disk_remove();
+}
+
+/* ---- the journal's disk limit ---- */
+
+static bool has_row(czk_journal *j, const char *rid) {
+    czk_journal_job got;
+    return czk_journal_find_request(j, rid, &got) == CZK_OK;
+}
+
+/* Adds are refused past journal.max_disk_size or journal.max_disk_share,
+ * naming the folder and the limit, and leave nothing behind; ends are never
+ * refused; raising the limit lets the same add through. */
+static void test_disk_limit(void) {
+    char dir[300], msg[512];
+    subdir(dir, sizeof dir, "limit");
+    czk_journal *j = NULL;
+    CHECK(czk_journal_open(&j, dir, msg, sizeof msg) == CZK_OK);
+    if (!j) return;
+    czk_journal_disk_info d;
+    CHECK(czk_journal_disk(j, &d) == CZK_OK);
+    CHECK_MSG(d.used_bytes > 0 && d.free_bytes > 0 && d.max_share == CZK_JOURNAL_DEFAULT_DISK_SHARE && !d.by_size &&
+                  d.limit_bytes == (uint64_t)(0.5 * (double)(d.used_bytes + d.free_bytes)),
+              "used %llu free %llu limit %llu", (unsigned long long)d.used_bytes, (unsigned long long)d.free_bytes,
+              (unsigned long long)d.limit_bytes);
+    CHECK(czk_journal_set_disk_limit(j, 0, 0) == CZK_ERR_INVALID_ARGUMENT);
+    CHECK(czk_journal_set_disk_limit(j, 1.5, 0) == CZK_ERR_INVALID_ARGUMENT);
+
+    /* an absolute cap 1 MiB above what it holds */
+    size_t big_len = (size_t)2 << 20;
+    uint8_t *big = malloc(big_len);
+    if (!big) return;
+    memset(big, '7', big_len);
+    uint64_t cap = d.used_bytes + (1u << 20), id = 0, id_small = 0;
+    CHECK(czk_journal_set_disk_limit(j, 1.0, cap) == CZK_OK);
+    CHECK(czk_journal_disk(j, &d) == CZK_OK && d.by_size && d.limit_bytes == cap);
+    CHECK_MSG(czk_journal_add(j, "small", "demo", 1, big, 100000, &id_small, msg, sizeof msg) == CZK_OK, "%s", msg);
+    msg[0] = 0;
+    czk_err e = czk_journal_add(j, "big", "demo", 1, big, big_len, &id, msg, sizeof msg);
+    char want[400];
+    snprintf(want, sizeof want, "more than journal.max_disk_size (%llu bytes)", (unsigned long long)cap);
+    CHECK_MSG(e == CZK_ERR_NO_SPACE && strstr(msg, want) && strstr(msg, dir) && strstr(msg, "a job of 2097152 bytes"),
+              "add past the cap: %s: %s", czk_err_str(e), msg);
+    CHECK(!has_row(j, "big"));
+    char spool[400];
+    snprintf(spool, sizeof spool, "%s/spool/%llu.in", dir, (unsigned long long)(id_small + 1));
+    CHECK(!file_exists(spool));
+    /* a share far below what it holds */
+    CHECK(czk_journal_set_disk_limit(j, 1e-9, 0) == CZK_OK);
+    msg[0] = 0;
+    e = czk_journal_add(j, "tiny", "demo", 1, (const uint8_t *)"7", 1, &id, msg, sizeof msg);
+    CHECK_MSG(e == CZK_ERR_NO_SPACE && strstr(msg, "more than journal.max_disk_share 1e-09 of the ") &&
+                  strstr(msg, dir),
+              "add past the share: %s: %s", czk_err_str(e), msg);
+    CHECK(!has_row(j, "tiny"));
+    /* an end is written whatever the limit */
+    czk_journal_end_info end = {.state = CZK_JOURNAL_DONE};
+    bool first = false;
+    CHECK_MSG(czk_journal_end(j, id_small, &end, &first, msg, sizeof msg) == CZK_OK && first, "end: %s", msg);
+    /* room again */
+    CHECK(czk_journal_set_disk_limit(j, 1.0, 0) == CZK_OK);
+    CHECK_MSG(czk_journal_add(j, "big", "demo", 1, big, big_len, &id, msg, sizeof msg) == CZK_OK, "%s", msg);
+    CHECK(czk_journal_disk(j, &d) == CZK_OK && d.used_bytes >= big_len);
+    free(big);
+    czk_journal_close(j);
 }
 
 /* The child adds jobs in a loop and reports each id after its add returned;
@@ -520,6 +586,7 @@ int main(void) {
     test_race();
     test_foreign();
     test_full_disk();
+    test_disk_limit();
     test_sigkill();
     if (!test_failures) nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
     return test_finish("journal");

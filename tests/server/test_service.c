@@ -10,7 +10,11 @@
  * submit returned is proved after the reopen. A budget too small for one
  * partition is refused as a configuration problem (FAILED_PRECONDITION naming
  * the budget and the need); on a full disk (full_disk.h) the service does not
- * open and says the state folder is full. A backend whose start waits
+ * open and says the state folder is full, and when the disk fills while it
+ * runs a submit is refused (RESOURCE_EXHAUSTED), a job that ends is delivered
+ * from memory and journalled once there is room, with a bounded number of
+ * log lines meanwhile. Padding (a C1 output with white space past its bound,
+ * a field the kind does not read) is refused at submit and never journalled. A backend whose start waits
  * on a gate the test opens holds jobs in place; no sleeps are used for
  * synchronization. */
 #define _GNU_SOURCE
@@ -26,6 +30,8 @@
 #include "../../src/server/grpc_internal.h"
 #include "../../src/server/journal.h"
 #include "czk/backend.h"
+#include "czk/filecoin_c1.h"
+#include "czk/filecoin_testseal.h"
 #include "czk/groth16_io.h"
 #include "czk/log.h"
 #include "czk/service.h"
@@ -453,6 +459,199 @@ static void test_small_budget(void) {
     czk_service_close(s);
 }
 
+static uint64_t completed(czk_service *s) {
+    czk_service_status st;
+    if (czk_service_status_get(s, &st) != CZK_OK) return UINT64_MAX;
+    uint64_t n = st.jobs_completed;
+    czk_service_status_free(&st);
+    return n;
+}
+
+static size_t count_lines(FILE *f, const char *needle) {
+    fflush(f);
+    rewind(f);
+    char buf[4096];
+    size_t n = 0;
+    while (fgets(buf, sizeof buf, f)) n += strstr(buf, needle) != NULL;
+    fseek(f, 0, SEEK_END);
+    return n;
+}
+
+/* The disk fills while czkd runs: a submit is refused RESOURCE_EXHAUSTED
+ * saying the state folder is full; a job that ends meanwhile is delivered to
+ * its await from memory (and cancelling it changes nothing); the failure is
+ * logged a bounded number of times while the disk stays full; once there is
+ * room the end is journalled, and after a reopen the result is the journal's
+ * (the same proof, nothing proved again). */
+static void test_full_while_running(void) {
+    char dir[400], want[500], msg[1024] = "";
+    snprintf(dir, sizeof dir, "%s/full-run", root);
+    snprintf(want, sizeof want, "the state folder %s is full (no space left on device)", dir);
+    czk_service *s = open_service_at(dir, 8);
+    if (!s) return;
+    gate_set(false);
+    jid a, b;
+    CHECK_MSG(submit(s, "disk-a", "demo", "5", CZK_PRIO_CRITICAL, a, msg, sizeof msg) == CZK_OK, "%s", msg);
+    gate_wait_waiting(1);
+    FILE *log = tmpfile();
+    czk_log_set_stream(log);
+    czk_log_level level = czk_log_get_level();
+    czk_log_set_level(CZK_LOG_INFO);
+    full_disk_room = 0;
+    msg[0] = 0;
+    czk_err e = submit(s, "disk-b", "demo", "6", CZK_PRIO_NORMAL, b, msg, sizeof msg);
+    CHECK_MSG(e == CZK_ERR_NO_SPACE && czk_grpc_status_for(e, CZK_GRPC_SUBMIT) == GRPC_STATUS_RESOURCE_EXHAUSTED &&
+                  czk_grpc_status_for(e, CZK_GRPC_PROVE) == GRPC_STATUS_RESOURCE_EXHAUSTED && strstr(msg, want),
+              "submit on a full disk: %s: %s", czk_err_str(e), msg);
+    uint64_t done_before = completed(s);
+    gate_set(true);
+    czk_service_result r;
+    e = czk_service_await(s, a, 10000, &r, msg, sizeof msg);
+    CHECK_MSG(e == CZK_OK && r.state == CZK_SERVICE_JOB_DONE && verify_result(&r) && !strcmp(r.job_id, "disk-a") &&
+                  !strcmp(r.circuit_id, "demo"),
+              "await on a full disk: %s (state %d): %s", czk_err_str(e), (int)r.state, msg);
+    uint8_t proof[4 * CZK_PROOF_BYTES];
+    size_t proof_len = r.proof_len <= sizeof proof ? r.proof_len : 0;
+    if (proof_len) memcpy(proof, r.proof, proof_len);
+    czk_service_result_free(&r);
+    /* again, and a cancel: it ended */
+    e = czk_service_await(s, a, 0, &r, msg, sizeof msg);
+    CHECK_MSG(e == CZK_OK && r.state == CZK_SERVICE_JOB_DONE && r.proof_len == proof_len &&
+                  !memcmp(r.proof, proof, proof_len),
+              "second await: %s", czk_err_str(e));
+    czk_service_result_free(&r);
+    bool was_running = true;
+    CHECK(czk_service_cancel(s, a, &was_running, msg, sizeof msg) == CZK_OK && !was_running);
+    CHECK_MSG(completed(s) == done_before, "journalled on a full disk?");
+    /* the retries (every second) while the disk stays full: the job's line and one
+     * for the retries (then one per 5 s), not one per retry */
+    struct timespec t = {3, 500000000L};
+    nanosleep(&t, NULL);
+    size_t errors = count_lines(log, "ERROR");
+    CHECK_MSG(errors >= 1 && errors <= 3, "%zu ERROR lines in 3.5 s of a full disk", errors);
+    CHECK(count_lines(log, "job=disk-a ended (done), but its end could not be journalled: ") == 1);
+    /* room again: journalled within a few retries */
+    full_disk_room = -1;
+    uint64_t n = 0;
+    for (int i = 0; i < 500 && (n = completed(s)) == done_before; i++) {
+        struct timespec d = {0, 20000000L};
+        nanosleep(&d, NULL);
+    }
+    CHECK_MSG(n == done_before + 1, "not journalled once there was room (%llu completed)", (unsigned long long)n);
+    CHECK(count_lines(log, "job=disk-a its end is journalled now") == 1);
+    czk_log_set_stream(NULL);
+    czk_log_set_level(level);
+    if (getenv("CZK_TEST_VERBOSE")) { /* what czkd would have logged */
+        rewind(log);
+        char buf[4096];
+        while (fgets(buf, sizeof buf, log)) fputs(buf, stderr);
+    }
+    fclose(log);
+    czk_service_close(s);
+    s = open_service_at(dir, 8);
+    if (!s) return;
+    e = czk_service_await(s, a, 0, &r, msg, sizeof msg);
+    CHECK_MSG(e == CZK_OK && r.state == CZK_SERVICE_JOB_DONE && r.proof_len == proof_len && proof_len &&
+                  !memcmp(r.proof, proof, proof_len),
+              "await after the reopen: %s: %s", czk_err_str(e), msg);
+    czk_service_result_free(&r);
+    czk_service_status st;
+    CHECK(czk_service_status_get(s, &st) == CZK_OK);
+    CHECK_MSG(st.jobs_pending == 0 && st.jobs_completed == 1, "pending %llu completed %llu after the reopen",
+              (unsigned long long)st.jobs_pending, (unsigned long long)st.jobs_completed);
+    czk_service_status_free(&st);
+    czk_service_close(s);
+}
+
+/* The journal's disk limit from the service's configuration: a submit past
+ * it is RESOURCE_EXHAUSTED naming the limit; a share outside (0, 1] does not
+ * open. */
+static void test_disk_limit(void) {
+    char dir[400], msg[1024] = "";
+    snprintf(dir, sizeof dir, "%s/limit", root);
+    czk_service_config cfg;
+    service_config(&cfg, dir, 8, (size_t)512 << 20);
+    cfg.journal_max_disk_share = 2;
+    czk_service *s = NULL;
+    czk_err e = czk_service_open(&s, &cfg, msg, sizeof msg);
+    CHECK_MSG(e == CZK_ERR_INVALID_ARGUMENT && !s && strstr(msg, "journal_max_disk_share 2"), "%s: %s",
+              czk_err_str(e), msg);
+    for (int by_size = 1; by_size >= 0; by_size--) {
+        cfg.journal_max_disk_share = by_size ? 1.0 : 1e-9;
+        cfg.journal_max_disk_bytes = by_size ? 4096 : 0;
+        s = NULL;
+        CHECK((e = czk_service_open(&s, &cfg, msg, sizeof msg)) == CZK_OK);
+        if (!s) return;
+        jid id;
+        msg[0] = 0;
+        e = submit(s, NULL, "demo", "3", CZK_PRIO_NORMAL, id, msg, sizeof msg);
+        CHECK_MSG(e == CZK_ERR_NO_SPACE && czk_grpc_status_for(e, CZK_GRPC_SUBMIT) == GRPC_STATUS_RESOURCE_EXHAUSTED &&
+                      strstr(msg, by_size ? "journal.max_disk_size (4096 bytes)" : "journal.max_disk_share 1e-09"),
+                  "submit past the journal's limit: %s: %s", czk_err_str(e), msg);
+        czk_service_close(s);
+    }
+}
+
+/* Padding is refused at submit, before it reaches the journal: a valid
+ * 2 KiB C1 output followed by 200 KB of white space (INVALID_ARGUMENT naming
+ * vanilla_proof, its size and the bound), a field the kind does not read. */
+static void test_padding(void) {
+    char dir[400], msg[1024] = "";
+    snprintf(dir, sizeof dir, "%s/padding", root);
+    czk_service *s = open_service_at(dir, 8);
+    if (!s) return;
+    const czk_fil_seal_proof *p = czk_fil_seal_proof_get(5); /* StackedDrg2KiBV1_1 */
+    czk_fil_testseal_opts o = {.proof = p, .miner_id = 1000, .sector_number = 42, .seed = 7};
+    czk_fil_c1 c1;
+    char *env = NULL;
+    size_t len = 0;
+    CHECK_MSG(czk_fil_testseal(&o, &c1, NULL, msg, sizeof msg) == CZK_OK &&
+                  czk_fil_c1_encode(&c1, true, &env, &len, msg, sizeof msg) == CZK_OK,
+              "testseal: %s", msg);
+    czk_fil_c1_free(&c1);
+    size_t padded = len + 200000;
+    uint8_t *buf = env ? malloc(padded) : NULL;
+    if (buf) {
+        memcpy(buf, env, len);
+        memset(buf + len, ' ', padded - len);
+        czk_service_request req = {.request_id = "porep-1000-42", .priority = CZK_PRIO_NORMAL};
+        req.fil = (czk_fil_request){.borrowed = 1, .kind = CZK_FIL_KIND_POREP_C2, .registered_proof = p->id,
+                                    .sector_size = p->sector_size, .sector_number = 42, .miner_id = 1000,
+                                    .vanilla_proof = {buf, padded}};
+        jid id;
+        uint32_t qp;
+        msg[0] = 0;
+        czk_err e = czk_service_submit(s, &req, id, &qp, msg, sizeof msg);
+        char want[200];
+        snprintf(want, sizeof want, "vanilla_proof has %zu bytes; the C1 output of StackedDrg2KiBV1_1 (registered_proof 5) "
+                 "takes at most ", padded);
+        CHECK_MSG(e == CZK_ERR_INVALID_ARGUMENT && czk_grpc_status_for(e, CZK_GRPC_SUBMIT) == GRPC_STATUS_INVALID_ARGUMENT &&
+                      strstr(msg, want),
+                  "a padded C1: %s: %s", czk_err_str(e), msg);
+        /* a WinningPoSt carrying a C1 field */
+        uint8_t rnd[32] = {0}, *proof = calloc(1, 164064);
+        czk_fil_bytes one = {proof, 164064};
+        req.request_id = "winning-1";
+        req.fil = (czk_fil_request){.borrowed = 1, .kind = CZK_FIL_KIND_WINNING_POST, .registered_proof = 3,
+                                    .miner_id = 1000, .randomness = {rnd, 32}, .n_vanilla_proofs = 1,
+                                    .vanilla_proofs = &one, .vanilla_proof = {buf, 1000}};
+        msg[0] = 0;
+        e = czk_service_submit(s, &req, id, &qp, msg, sizeof msg);
+        CHECK_MSG(e == CZK_ERR_INVALID_ARGUMENT &&
+                      strstr(msg, "vanilla_proof has 1000 bytes; WINNING_POST does not use the field (it must be empty)"),
+                  "a WinningPoSt with vanilla_proof: %s: %s", czk_err_str(e), msg);
+        free(proof);
+    }
+    free(buf);
+    free(env);
+    czk_service_close(s);
+    czk_journal *j = NULL;
+    czk_journal_counts n = {0};
+    CHECK(czk_journal_open(&j, dir, msg, sizeof msg) == CZK_OK && czk_journal_get_counts(j, &n) == CZK_OK &&
+          n.rows == 0);
+    czk_journal_close(j);
+}
+
 /* czkd on a full disk does not start, and says the state folder is full
  * (SQLite alone says "disk I/O error" or "database or disk is full"). */
 static void test_full_disk(void) {
@@ -477,10 +676,11 @@ static void test_full_disk(void) {
         czk_err e = czk_service_open(&s, &cfg, msg, sizeof msg);
         full_disk_room = -1;
         snprintf(want, sizeof want, "the state folder %s is full (no space left on device)", dir);
-        CHECK_MSG(e == CZK_ERR_IO && !s && strstr(msg, want), "open of the %s state folder on a full disk: %s: %s",
+        CHECK_MSG(e == CZK_ERR_NO_SPACE && !s && strstr(msg, want), "open of the %s state folder on a full disk: %s: %s",
                   fresh ? "new" : "existing", czk_err_str(e), msg);
         if (s) czk_service_close(s);
     }
+    test_full_while_running();
     full_disk_remove();
 }
 
@@ -501,6 +701,8 @@ int main(void) {
     CHECK(crash_ids && n_crash >= 12);
 
     test_small_budget();
+    test_disk_limit();
+    test_padding();
     test_full_disk();
     czk_service *s = open_service(8);
     if (!s) return test_finish("service");
