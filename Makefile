@@ -37,7 +37,7 @@ DEMO_JOBS  ?= 4
 demo: build
 	@d=$$(mktemp -d "$${TMPDIR:-/tmp}/czk-demo.XXXXXX"); sock="unix://$$d/czkd.sock"; \
 	$(BUILD)/czkd --listen "$$sock" --status-listen "" --state-dir "$$d/state" --param-cache "$$d/params" \
-	    >"$$d/czkd.log" 2>&1 & pid=$$!; \
+	    --generate-dev-params true >"$$d/czkd.log" 2>&1 & pid=$$!; \
 	trap 'kill -9 $$pid 2>/dev/null; rm -rf "$$d"' EXIT; \
 	i=0; while [ ! -S "$$d/czkd.sock" ]; do \
 	    if ! kill -0 $$pid 2>/dev/null || [ $$i -ge 300 ]; then echo "czkd did not start:"; cat "$$d/czkd.log"; exit 1; fi; \

@@ -63,6 +63,20 @@ if(TARGET czkd)
                                          $<TARGET_FILE:czkd> $<TARGET_FILE:czk_cli> $<TARGET_FILE:czk_fsync_shim>)
   set_tests_properties(durability_check PROPERTIES SKIP_RETURN_CODE 77)
 endif()
+# listening at once after a restart: czkd under an LD_PRELOAD library that
+# holds every open of a .params file until the test opens a gate
+# (tests/server/slow_open_shim.c); GetStatus answers and says "restoring",
+# a SubmitProof waits for the re-queued jobs, then everything is proved.
+# Built without sanitizers, as the fsync shim.
+if(TARGET czkd)
+  add_library(czk_slow_open_shim SHARED ${PROJECT_SOURCE_DIR}/tests/server/slow_open_shim.c)
+  target_link_libraries(czk_slow_open_shim PRIVATE ${CMAKE_DL_LIBS})
+  target_compile_options(czk_slow_open_shim PRIVATE -fno-sanitize=all)
+  target_link_options(czk_slow_open_shim PRIVATE -fno-sanitize=all)
+  add_test(NAME restart_check COMMAND sh ${PROJECT_SOURCE_DIR}/tests/server/restart_check.sh
+                                      $<TARGET_FILE:czkd> $<TARGET_FILE:czk_cli> $<TARGET_FILE:czk_slow_open_shim>)
+  set_tests_properties(restart_check PROPERTIES SKIP_RETURN_CODE 77)
+endif()
 # PoRep C2 end to end: czk testseal, czk setup under Filecoin's names, czkd,
 # Curio's Prove call (tests/server/curio_prove.py), czk verify --c1, and the
 # tampered requests refused (not in the sanitizer pass: the setup alone takes

@@ -124,6 +124,7 @@ int main(int argc, char **argv) {
     czk_service_config_default(&sc);
     sc.state_dir = dc.state_dir;
     sc.param_cache = dc.param_cache;
+    sc.generate_dev_params = dc.generate_dev_params;
     sc.queue_limit = dc.queue_limit;
     sc.result_keep_ms = dc.result_keep_ms;
     sc.max_input_bytes = dc.max_message_bytes;

@@ -41,6 +41,8 @@
  *               critical_workers = 1          (czk) workers that take only CRITICAL jobs
  *               pack_abc = true               (czk) keep waiting partitions' a, b, c packed
  *   [srs]       param_cache = "..."           <circuit id>.params files
+ *               generate_dev_params = false   (czk) make development parameters (NOT a trusted
+ *                                             setup) for a built-in circuit whose file is missing
  *   [logging]   level = "info"                trace, debug, info, warn, error
  *
  * The TOML subset: [table] headers, key = value with bare or dotted keys,
@@ -75,6 +77,7 @@ typedef struct {
     long status_request_timeout_ms;        /* default 10 s */
     char state_dir[CZK_DAEMON_PATH_MAX];   /* default $XDG_STATE_HOME/czk or ~/.local/state/czk */
     char param_cache[CZK_DAEMON_PATH_MAX]; /* default: czk_daemon_param_cache_default */
+    bool generate_dev_params;              /* default false (czk_service_config.generate_dev_params) */
     size_t total_budget;                   /* bytes; 0 = auto */
     size_t safety_margin;                  /* bytes; 0 = the engine's default (10%) */
     int devices[CZK_DAEMON_MAX_DEVICES];
@@ -126,7 +129,7 @@ czk_err czk_daemon_config_load(czk_daemon_config *c, const char *path, char *msg
  *   [--param-cache DIR] [--backend cpu|cuda|auto] [--budget SIZE|auto]
  *   [--log-level LEVEL] [--token-file FILE] [--tls-cert FILE --tls-key FILE
  *   [--tls-client-ca FILE]] [--insecure-listen] [--grpc-token=yes|no]
- *   [--socket-mode MODE] [--socket-group GROUP] [--help]
+ *   [--socket-mode MODE] [--socket-group GROUP] [--generate-dev-params true|false] [--help]
  * (also --flag=value). The file named by --config is applied first, then
  * the other flags, whatever their order. *help: --help was given (nothing
  * else is done). CZK_ERR_INVALID_ARGUMENT with a message for an unknown

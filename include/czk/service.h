@@ -40,7 +40,7 @@ typedef struct czk_service czk_service;
 typedef struct {
     const char *state_dir;   /* journal.sqlite and spool/ (created when missing) */
     const char *param_cache; /* where <circuit id>.params files are found (and created for
-                                built-in circuits when absent: development parameters) */
+                                built-in circuits when absent, if generate_dev_params) */
     czk_engine_config engine; /* budget, workers, threads, backend (borrowed) */
     size_t queue_limit;       /* unfinished jobs at most; more: CZK_ERR_BUSY (0: 1024) */
     size_t max_input_bytes;   /* largest accepted input payload (0: 256 MiB) */
@@ -48,13 +48,30 @@ typedef struct {
     double journal_max_disk_share;   /* the journal's share of its bytes and the state folder's free ones
                                         (0: 0.5; czk_journal_set_disk_limit) */
     uint64_t journal_max_disk_bytes; /* an absolute cap on the journal's bytes (0: none) */
+    /* Parameters (srs.c). generate_dev_params: a built-in circuit (never a
+     * Filecoin one) whose <id>.params is missing gets development
+     * parameters, made and saved in param_cache (NOT a trusted setup);
+     * false (the default): CZK_ERR_PRECONDITION naming the file and how to
+     * make it. on_load, for tests: called with the circuit's id from the
+     * loading thread once a load has passed the budget check, before
+     * anything is read or made (it may block, to hold the load). */
+    bool generate_dev_params;
+    void (*on_load)(void *ctx, const char *circuit_id);
+    void *on_load_ctx;
 } czk_service_config;
 
 void czk_service_config_default(czk_service_config *cfg);
 
 /* Opens (creating when missing) the state directory, replays the journal and
  * starts the engine. CZK_ERR_IO with a message for a state directory that
- * cannot be used, CZK_ERR_FORMAT for a journal of another kind. */
+ * cannot be used, CZK_ERR_FORMAT for a journal of another kind.
+ *
+ * The unfinished jobs of an earlier run are re-queued by a thread of the
+ * service, after open has returned (their parameters may take minutes to
+ * load): meanwhile status says so (czk_service_status.startup), await and
+ * cancel work on every job, and submit, preload and evict wait until the
+ * last of those jobs is back in the queue (or has failed to come back), so
+ * that they keep their order ahead of new work. */
 czk_err czk_service_open(czk_service **out, const czk_service_config *cfg, char *msg, size_t msglen);
 
 /* Stops accepting (CZK_ERR_SHUTDOWN), lets running partitions finish or
@@ -87,7 +104,8 @@ typedef struct {
  * request id (too long, not UTF-8, of the generated form), CZK_ERR_BUSY at
  * queue_limit, CZK_ERR_SHUTDOWN once stopping, CZK_ERR_NO_SPACE when the state
  * folder is full or the journal at its disk limit, CZK_ERR_IO when the job
- * could not be made durable otherwise. *queue_position: unfinished jobs ahead of this one
+ * could not be made durable otherwise; the circuit's parameters as
+ * czk_service_preload. *queue_position: unfinished jobs ahead of this one
  * (0 = next). */
 czk_err czk_service_submit(czk_service *s, const czk_service_request *req, char job_id[CZK_JOB_ID_MAX],
                            uint32_t *queue_position, char *msg, size_t msglen);
@@ -131,7 +149,16 @@ czk_err czk_service_await(czk_service *s, const char *job_id, long timeout_ms, c
 czk_err czk_service_cancel(czk_service *s, const char *job_id, bool *was_running, char *msg, size_t msglen);
 
 /* Loads a circuit's parameters from param_cache (and records its R1CS) and
- * registers it with the engine. *already_loaded when it was resident. */
+ * registers it with the engine. *already_loaded when it was resident.
+ * Before anything is read or made, what the load will hold in host memory
+ * (the parameter file's points, the R1CS file, or setup's buffers for
+ * development parameters) is checked against the budget:
+ * CZK_ERR_PRECONDITION when the budget could never hold it (beside the
+ * backend's fixed memory), CZK_ERR_NO_MEMORY when it cannot now (resident
+ * circuits, other loads, a partition of the unfinished jobs), each message
+ * naming the budget and the need. CZK_ERR_PRECONDITION too for a missing
+ * parameter file that is not made here (a Filecoin circuit's, or any
+ * without generate_dev_params), naming the file and how to make it. */
 czk_err czk_service_preload(czk_service *s, const char *circuit_id, bool *already_loaded, uint64_t *load_ms,
                             char *msg, size_t msglen);
 /* Evicts a resident circuit. CZK_ERR_BUSY while an unfinished job uses it;
@@ -167,11 +194,30 @@ typedef struct {
     size_t device_bytes;
 } czk_service_gpu;
 
+/* The re-queueing of an earlier run's unfinished jobs (czk_service_open). */
+typedef struct {
+    bool restoring;          /* not finished yet: submit, preload and evict wait for it */
+    size_t jobs, requeued;   /* the jobs it found, those it has dealt with */
+    char loading[64];        /* the circuit whose parameters it is loading ("" for none) */
+    double seconds;          /* since it began, or how long it took */
+} czk_service_startup;
+
+/* A circuit whose parameters are being loaded (by a preload, a submit or the
+ * re-queueing). */
+typedef struct {
+    char circuit_id[64];
+    uint64_t need_bytes; /* what the budget check counted for it */
+    double seconds;      /* since the load began */
+} czk_service_loading;
+
 typedef struct {
     czk_engine_stats engine;
     czk_service_gpu gpu;
     czk_service_srs *srs; /* malloc, n_srs entries */
     size_t n_srs;
+    czk_service_startup startup;
+    czk_service_loading *loading; /* malloc, n_loading entries */
+    size_t n_loading;
     uint64_t jobs_completed, jobs_failed, jobs_cancelled; /* totals over the journal's life */
     uint64_t jobs_pending;
     double uptime_s;

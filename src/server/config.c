@@ -440,6 +440,13 @@ static czk_err k_pack_abc(czk_daemon_config *c, const czk_toml_value *v, char *w
     if (!e) c->pack_abc = v->b;
     return e;
 }
+/* parameters: development ones made by czkd itself (off unless asked for) */
+static czk_err k_generate_dev(czk_daemon_config *c, const czk_toml_value *v, char *why, size_t wl) {
+    czk_err e = want(v, CZK_TOML_BOOL, why, wl);
+    if (!e) c->generate_dev_params = v->b;
+    return e;
+}
+
 static czk_err k_level(czk_daemon_config *c, const czk_toml_value *v, char *why, size_t wl) {
     czk_err e = want(v, CZK_TOML_STRING, why, wl);
     return e ? e : czk_log_level_parse(&c->log_level, v->s, why, wl);
@@ -475,6 +482,7 @@ static const key_handler KEYS[] = {
     {"synthesis.critical_workers", k_cw},
     {"synthesis.pack_abc", k_pack_abc},
     {"srs.param_cache", k_param_cache},
+    {"srs.generate_dev_params", k_generate_dev},
     {"logging.level", k_level},
 };
 
@@ -674,6 +682,7 @@ const char *czk_daemon_usage(void) {
            "            [--log-level trace|debug|info|warn|error] [--token-file FILE]\n"
            "            [--tls-cert FILE --tls-key FILE [--tls-client-ca FILE]] [--insecure-listen]\n"
            "            [--grpc-token=yes|no] [--socket-mode MODE] [--socket-group GROUP]\n"
+           "            [--generate-dev-params true|false]\n"
            "  --config FILE         a cuzk-style TOML file (flags override it)\n"
            "  --listen ADDR         gRPC address, host:port or unix:///path (default 127.0.0.1:9820)\n"
            "  --status-listen ADDR  HTTP status page, host:port; \"\" turns it off (default 127.0.0.1:9821)\n"
@@ -690,14 +699,19 @@ const char *czk_daemon_usage(void) {
            "  --insecure-listen     allow plaintext gRPC on an address that is not loopback\n"
            "  --grpc-token=no       the token of --token-file is for HTTP only (default yes: gRPC too)\n"
            "  --socket-mode MODE    a unix socket's mode in octal (default 0660)\n"
-           "  --socket-group GROUP  a unix socket's group (default the process's)\n";
+           "  --socket-group GROUP  a unix socket's group (default the process's)\n"
+           "  --generate-dev-params true|false\n"
+           "                        make development parameters (NOT a trusted setup) for a built-in circuit\n"
+           "                        whose parameter file is missing (default false)\n";
 }
 
 static const char *const FLAGS[] = {"config",   "listen",  "status-listen", "state-dir", "param-cache",
                                     "backend",  "budget",  "log-level",     "token-file",
                                     /* gRPC security: 9 … 15 */
                                     "tls-cert", "tls-key", "tls-client-ca", "insecure-listen", "grpc-token",
-                                    "socket-mode", "socket-group", NULL};
+                                    "socket-mode", "socket-group",
+                                    /* parameters: 16 */
+                                    "generate-dev-params", NULL};
 /* flags that take no value unless given as --flag=value (yes, no, true, false) */
 #define FLAG_IS_BOOL(k) ((k) == 12 || (k) == 13)
 
@@ -809,6 +823,14 @@ czk_err czk_daemon_config_from_args(czk_daemon_config *c, int argc, char **argv,
             }
             break;
         case 15: e = flag_path(c->socket_group, sizeof c->socket_group, "socket-group", v, true, msg, msglen); break;
+        case 16:
+            if (!strcmp(v, "true")) c->generate_dev_params = true;
+            else if (!strcmp(v, "false")) c->generate_dev_params = false;
+            else {
+                set_msg(msg, msglen, "--generate-dev-params must be true or false, not '%s'", v);
+                e = CZK_ERR_INVALID_ARGUMENT;
+            }
+            break;
         default: break;
         }
         if (e != CZK_OK) return e;

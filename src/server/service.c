@@ -10,7 +10,16 @@
  *
  * A job the engine abandoned because the service is closing
  * (CZK_ERR_SHUTDOWN) is not an end: it stays pending in the journal and is
- * re-queued by the next open. */
+ * re-queued by the next open.
+ *
+ * The re-queueing is the restorer thread's, which open starts and close
+ * joins: loading the parameters of those jobs may take minutes, and the
+ * daemon answers (status, await, cancel) meanwhile. Submit, preload and
+ * evict wait for it (czk_svc_wait_restored), so that the earlier run's jobs
+ * keep their places ahead of new ones and their loads are not raced for the
+ * budget. A cancel of a job not yet re-queued is journalled, and the
+ * restorer, which reads the job's row again under submit_mu just before it
+ * hands the job to the engine, ends it cancelled. */
 #define _GNU_SOURCE
 #include "czk/service.h"
 
@@ -79,6 +88,15 @@ void czk_svc_leave(czk_service *s) {
     pthread_mutex_lock(&s->mu);
     if (--s->users == 0) pthread_cond_broadcast(&s->cv);
     pthread_mutex_unlock(&s->mu);
+}
+
+bool czk_svc_wait_restored(czk_service *s, char *msg, size_t msglen) {
+    pthread_mutex_lock(&s->mu);
+    while (s->restoring && s->accepting && !s->closing) pthread_cond_wait(&s->cv, &s->mu);
+    bool ok = !s->restoring && !s->closing; /* not while stopping before it ended */
+    pthread_mutex_unlock(&s->mu);
+    if (!ok) set_msg(msg, msglen, "the service is shutting down");
+    return ok;
 }
 
 /* The engine knows a job by a request id that the service makes unique per
@@ -510,7 +528,9 @@ static void *completer_main(void *arg) {
 
 /* ---- open / close --------------------------------------------------------------------- */
 
-/* Puts journal job jj into the engine (after a restart). */
+/* Puts journal job jj into the engine (after a restart; the restorer's).
+ * A job it cannot put there because the service is closing stays pending
+ * in the journal, for the next start. */
 static void requeue(czk_service *s, const czk_journal_job *jj) {
     char m[512] = "", why[700];
     if (jj->cancel_requested) {
@@ -542,22 +562,45 @@ static void requeue(czk_service *s, const czk_journal_job *jj) {
     czk_fil_kind kind = fil.kind;
     uint64_t sector_number = fil.sector_number, miner_id = fil.miner_id;
     czk_fil_request_free(&fil); /* it borrowed in's bytes; the prepared input holds copies */
-    if (e != CZK_OK || (e = czk_circuit_find(&c, jj->circuit_id, m, sizeof m)) != CZK_OK ||
-        (e = czk_svc_ensure_loaded(s, jj->circuit_id, &al, &load_ms, m, sizeof m)) != CZK_OK) {
-        free(in);
+    char rid[CZK_JOB_ID_MAX + 24], name[CZK_JOB_ID_MAX];
+    czk_journal_job_name(jj, name);
+    if (e == CZK_OK && (e = czk_circuit_find(&c, jj->circuit_id, m, sizeof m)) == CZK_OK) {
+        pthread_mutex_lock(&s->mu);
+        snprintf(s->restore_loading, sizeof s->restore_loading, "%s", c.id);
+        pthread_mutex_unlock(&s->mu);
+        e = czk_svc_ensure_loaded(s, jj->circuit_id, &al, &load_ms, m, sizeof m);
+        pthread_mutex_lock(&s->mu);
+        s->restore_loading[0] = 0;
+        pthread_mutex_unlock(&s->mu);
+    }
+    free(in);
+    if (e == CZK_ERR_SHUTDOWN) {
+        czk_circuit_input_release(&cin);
+        czk_log(CZK_LOG_INFO, name, CZK_LOG_NO_PART, "not re-queued (the service is shutting down): stays in the journal");
+        return;
+    }
+    if (e != CZK_OK) {
         czk_circuit_input_release(&cin);
         snprintf(why, sizeof why, "could not be re-queued: %s", m);
         end_unstarted(s, jj, CZK_JOURNAL_FAILED, e, why);
         return;
     }
-    free(in);
     svc_job *job = calloc(1, sizeof *job);
     czk_priority prio = jj->priority >= CZK_PRIO_LOW && jj->priority <= CZK_PRIO_CRITICAL ? (czk_priority)jj->priority
                                                                                           : CZK_PRIO_NORMAL;
-    char rid[CZK_JOB_ID_MAX + 24], name[CZK_JOB_ID_MAX];
-    czk_journal_job_name(jj, name);
     engine_request_id(rid, jj->id, name);
     size_t n_parts = cin.partitions ? cin.partitions : c.partitions;
+    /* under submit_mu from the second look at the row to the job's listing,
+     * so that a cancel (czk_service_cancel) finds it in one place or the other */
+    pthread_mutex_lock(&s->submit_mu);
+    czk_journal_job now;
+    if (czk_journal_get(s->journal, jj->id, &now) == CZK_OK && now.cancel_requested) {
+        pthread_mutex_unlock(&s->submit_mu);
+        free(job);
+        czk_circuit_input_release(&cin);
+        end_unstarted(s, jj, CZK_JOURNAL_CANCELLED, CZK_ERR_CANCELLED, "cancelled (before it was re-queued)");
+        return;
+    }
     if (!job) {
         czk_circuit_input_release(&cin);
     } else if (cin.data) {
@@ -566,7 +609,13 @@ static void requeue(czk_service *s, const czk_journal_job *jj) {
         e = czk_engine_submit(s->engine, rid, jj->circuit_id, seed, prio, &job->engine_id, m, sizeof m);
     }
     if (!job || e != CZK_OK) {
+        pthread_mutex_unlock(&s->submit_mu);
         free(job);
+        if (e == CZK_ERR_SHUTDOWN) {
+            czk_log(CZK_LOG_INFO, name, CZK_LOG_NO_PART,
+                    "not re-queued (the service is shutting down): stays in the journal");
+            return;
+        }
         snprintf(why, sizeof why, "could not be re-queued: %s", job ? m : "out of memory");
         end_unstarted(s, jj, CZK_JOURNAL_FAILED, job ? e : CZK_ERR_NO_MEMORY, why);
         return;
@@ -580,7 +629,9 @@ static void requeue(czk_service *s, const czk_journal_job *jj) {
     job->accepted_s = czk_svc_now_s();
     pthread_mutex_lock(&s->mu);
     append_job(s, job);
+    pthread_cond_broadcast(&s->cv); /* an await of it waits for it to be listed */
     pthread_mutex_unlock(&s->mu);
+    pthread_mutex_unlock(&s->submit_mu);
     if (kind == CZK_FIL_KIND_POREP_C2)
         czk_log(CZK_LOG_INFO, name, CZK_LOG_NO_PART, "re-queued: %s, sector %" PRIu64 " of miner %" PRIu64,
                 jj->circuit_id, sector_number, miner_id);
@@ -589,6 +640,38 @@ static void requeue(czk_service *s, const czk_journal_job *jj) {
                 czk_fil_kind_name(kind), miner_id);
     else
         czk_log(CZK_LOG_INFO, name, CZK_LOG_NO_PART, "re-queued: %s seed %" PRIu64, jj->circuit_id, seed);
+}
+
+/* The restorer: the earlier run's unfinished jobs re-queued in journal
+ * order (their original order), until the service closes (those it has not
+ * reached stay pending in the journal). */
+static void *restore_main(void *arg) {
+    czk_service *s = arg;
+    size_t i = 0;
+    for (;; i++) {
+        pthread_mutex_lock(&s->mu);
+        s->restore_done = i;
+        bool stop = s->closing || i == s->n_restore;
+        pthread_mutex_unlock(&s->mu);
+        if (stop) break;
+        requeue(s, &s->restore[i]);
+    }
+    pthread_mutex_lock(&s->mu);
+    s->restoring = false;
+    s->restore_end_s = czk_svc_now_s();
+    double secs = s->restore_end_s - s->restore_start_s;
+    size_t n = s->n_restore;
+    pthread_cond_broadcast(&s->cv);
+    pthread_mutex_unlock(&s->mu);
+    if (i == n)
+        czk_log_info("journal: the %zu unfinished job(s) of the earlier run dealt with in %.1f s; new jobs are "
+                     "accepted",
+                     n, secs);
+    else
+        czk_log_info("journal: re-queueing stopped by the shutdown after %zu of %zu job(s); the rest stay in the "
+                     "journal",
+                     i, n);
+    return NULL;
 }
 
 /* The engine, the journal, the job and parameter lists, the locks and s
@@ -608,6 +691,7 @@ static void service_free(czk_service *s) {
         s->srs = x->next;
         free(x);
     }
+    free(s->restore);
     pthread_mutex_destroy(&s->submit_mu);
     pthread_cond_destroy(&s->cv);
     pthread_mutex_destroy(&s->mu);
@@ -669,22 +753,45 @@ czk_err czk_service_open(czk_service **out, const czk_service_config *cfg, char 
     czk_journal_job *pending = NULL;
     size_t n_pending = 0;
     if ((e = czk_journal_list_pending(s->journal, &pending, &n_pending, msg, msglen)) != CZK_OK) goto fail;
-    if (n_pending) czk_log_info("journal: %zu unfinished job(s) from an earlier run", n_pending);
-    for (size_t i = 0; i < n_pending; i++) requeue(s, &pending[i]);
-    free(pending);
     if (pthread_create(&s->completer, NULL, completer_main, s) != 0) {
+        free(pending);
         set_msg(msg, msglen, "could not start the completer thread");
         e = CZK_ERR_NO_MEMORY;
         goto fail;
     }
     s->completer_started = true;
+    if (n_pending) {
+        czk_log_info("journal: %zu unfinished job(s) from an earlier run; re-queueing them (new jobs wait until "
+                     "then)",
+                     n_pending);
+        s->restore = pending;
+        s->n_restore = n_pending;
+        s->restoring = true;
+        s->restore_start_s = czk_svc_now_s();
+        if (pthread_create(&s->restorer, NULL, restore_main, s) != 0) {
+            s->restoring = false;
+            set_msg(msg, msglen, "could not start the thread that re-queues the earlier run's jobs");
+            e = CZK_ERR_NO_MEMORY;
+            goto fail;
+        }
+        s->restorer_started = true;
+    } else {
+        free(pending);
+    }
     czk_log_info("service open: state %s, params %s, backend %s, queue limit %zu", s->state_dir, s->param_cache,
                  s->backend, s->cfg.queue_limit);
+    if (s->cfg.generate_dev_params)
+        czk_log_warn("development parameters (NOT a trusted setup) are made for a built-in circuit whose parameter "
+                     "file is missing (srs.generate_dev_params)");
     *out = s;
     return CZK_OK;
 fail:
+    pthread_mutex_lock(&s->mu);
     s->accepting = false;
-    s->closing = true;
+    s->closing = true; /* the completer leaves */
+    pthread_cond_broadcast(&s->cv);
+    pthread_mutex_unlock(&s->mu);
+    if (s->completer_started) pthread_join(s->completer, NULL);
     service_free(s);
     return e;
 }
@@ -694,6 +801,7 @@ void czk_service_stop_accepting(czk_service *s) {
     pthread_mutex_lock(&s->mu);
     bool was = s->accepting;
     s->accepting = false;
+    pthread_cond_broadcast(&s->cv); /* calls waiting for the re-queueing give up */
     pthread_mutex_unlock(&s->mu);
     if (was) czk_log_info("service: no longer accepting jobs");
 }
@@ -708,6 +816,15 @@ void czk_service_close(czk_service *s) {
     /* Ends every unfinished job in the engine with CZK_ERR_SHUTDOWN (not
      * journalled: re-queued next time); waiters wake up. */
     czk_engine_shutdown(s->engine, CZK_SHUTDOWN_ABANDON);
+    if (s->restorer_started) {
+        /* a load in progress is not interrupted: the restorer stops once it
+         * has ended (and the engine refuses the circuit) */
+        pthread_mutex_lock(&s->mu);
+        if (s->restoring && s->restore_loading[0])
+            czk_log_info("waiting for the parameters of %s to finish loading", s->restore_loading);
+        pthread_mutex_unlock(&s->mu);
+        pthread_join(s->restorer, NULL);
+    }
     if (s->completer_started) pthread_join(s->completer, NULL);
     sweep(s); /* jobs that really ended before the shutdown are journalled */
     pthread_mutex_lock(&s->mu);
@@ -829,6 +946,12 @@ czk_err czk_service_submit(czk_service *s, const czk_service_request *req, char 
     if (!cin.data && (e = czk_service_parse_seed(req->input, req->input_len, &seed, msg, msglen)) != CZK_OK) goto out;
     uint8_t digest[32];
     SHA256(payload_len ? payload : (const uint8_t *)"", payload_len, digest);
+    /* after the earlier run's jobs (the wait may be long: their parameters
+     * load meanwhile) */
+    if (!czk_svc_wait_restored(s, msg, msglen)) {
+        e = CZK_ERR_SHUTDOWN;
+        goto out;
+    }
     pthread_mutex_lock(&s->mu);
     bool accepting = s->accepting;
     pthread_mutex_unlock(&s->mu);
@@ -1018,6 +1141,35 @@ czk_err czk_service_await(czk_service *s, const char *name, long timeout_ms, czk
     if (held_result(s, job_id, out, &e)) goto out;
     pthread_mutex_lock(&s->mu);
     svc_job *job = find_job(s, job_id);
+    bool restoring = !job && s->restoring;
+    if (restoring) {
+        /* pending in the journal: an earlier run's job not re-queued yet
+         * (one that had ended is answered from the journal at once) */
+        pthread_mutex_unlock(&s->mu);
+        czk_journal_job jj;
+        restoring = czk_journal_get(s->journal, job_id, &jj) == CZK_OK && jj.state == CZK_JOURNAL_PENDING;
+        pthread_mutex_lock(&s->mu);
+        job = find_job(s, job_id);
+    }
+    if (!job && restoring) {
+        /* wait for the restorer to list it (or to end it), within the
+         * caller's time */
+        struct timespec dl;
+        clock_gettime(CLOCK_REALTIME, &dl);
+        long ms = timeout_ms > 0 ? timeout_ms : 0;
+        dl.tv_sec += ms / 1000;
+        dl.tv_nsec += (ms % 1000) * 1000000L;
+        if (dl.tv_nsec >= 1000000000L) dl.tv_sec++, dl.tv_nsec -= 1000000000L;
+        double t0 = czk_svc_now_s();
+        while (!(job = find_job(s, job_id)) && s->restoring && !s->closing && timeout_ms != 0) {
+            if (timeout_ms < 0) pthread_cond_wait(&s->cv, &s->mu);
+            else if (pthread_cond_timedwait(&s->cv, &s->mu, &dl) == ETIMEDOUT) break;
+        }
+        if (timeout_ms > 0) {
+            long spent = (long)((czk_svc_now_s() - t0) * 1000.0);
+            timeout_ms = spent < timeout_ms ? timeout_ms - spent : 0;
+        }
+    }
     uint64_t eid = job ? job->engine_id : 0;
     if (job) snprintf(out->circuit_id, sizeof out->circuit_id, "%s", job->circuit_id);
     pthread_mutex_unlock(&s->mu);
@@ -1066,8 +1218,28 @@ czk_err czk_service_cancel(czk_service *s, const char *name, bool *was_running, 
     pthread_mutex_lock(&s->mu);
     svc_job *job = find_job(s, job_id);
     uint64_t eid = job ? job->engine_id : 0;
-    bool ended = !job || job->held;
+    bool restoring = s->restoring, ended = !job || job->held;
     pthread_mutex_unlock(&s->mu);
+    if (!job && restoring) {
+        /* perhaps an earlier run's job the restorer has not re-queued yet:
+         * journalled under submit_mu, where the restorer reads the row again
+         * before it hands the job to the engine (and then ends it cancelled) */
+        pthread_mutex_lock(&s->submit_mu);
+        pthread_mutex_lock(&s->mu);
+        job = find_job(s, job_id);
+        eid = job ? job->engine_id : 0;
+        ended = !job || job->held;
+        pthread_mutex_unlock(&s->mu);
+        czk_journal_job jj;
+        if (!job && czk_journal_get(s->journal, job_id, &jj) == CZK_OK && jj.state == CZK_JOURNAL_PENDING) {
+            e = czk_journal_mark_cancel(s->journal, job_id, msg, msglen);
+            pthread_mutex_unlock(&s->submit_mu);
+            if (e == CZK_OK)
+                czk_log(CZK_LOG_INFO, name, CZK_LOG_NO_PART, "cancel requested (not re-queued yet after a restart)");
+            goto out;
+        }
+        pthread_mutex_unlock(&s->submit_mu);
+    }
     if (ended) goto out; /* ended (or being submitted): nothing to cancel */
     if ((e = czk_journal_mark_cancel(s->journal, job_id, msg, msglen)) != CZK_OK) goto out;
     czk_job_result r;

@@ -35,6 +35,8 @@ typedef struct srs_entry {
     char id[64];
     bool loaded, loading;
     uint64_t size_bytes, load_ms;
+    uint64_t need_bytes; /* while loading: what its budget check admitted (0 before it) */
+    double load_start_s; /* while loading: when it began (monotonic) */
     struct srs_entry *next;
 } srs_entry;
 
@@ -58,6 +60,14 @@ struct czk_service {
     double opened_s;
     uint64_t last_purge_ms;
     char backend[32];
+    /* the re-queueing of the earlier run's unfinished jobs (service.c) */
+    czk_journal_job *restore; /* the jobs, in journal order (NULL when done) */
+    size_t n_restore, restore_done;
+    bool restoring;
+    char restore_loading[64]; /* the circuit it is loading */
+    double restore_start_s, restore_end_s;
+    pthread_t restorer;
+    bool restorer_started;
 };
 
 /* The input payload of the built-in circuits: 1 to 20 ASCII digits, a value
@@ -82,6 +92,10 @@ czk_err czk_svc_fil_prepare(const czk_fil_request *r, czk_circuit_input *out, co
  * waits until every call has ended). */
 bool czk_svc_enter(czk_service *s);
 void czk_svc_leave(czk_service *s);
+/* Waits until the earlier run's jobs are re-queued (czk_service_open);
+ * false, with a message, when the service is closing or stops accepting
+ * before then. */
+bool czk_svc_wait_restored(czk_service *s, char *msg, size_t msglen);
 double czk_svc_now_s(void); /* monotonic */
 uint64_t czk_svc_ms_of(double seconds);
 /* Under s->mu. */

@@ -17,6 +17,10 @@
  *   jobs       {pending, completed, failed, cancelled, submitted_this_run,
  *               active: [{job_id, circuit_id, state, priority, partitions, age_s}]}
  *   srs        [{circuit_id, size_bytes, ref_count}]
+ *   srs_loading [{circuit_id, need_bytes, seconds}]: parameter loads in progress
+ *   startup    {state: "restoring" | "ready", jobs, requeued, loading, seconds}:
+ *               the re-queueing of the earlier run's unfinished jobs (new jobs
+ *               wait while it is "restoring"; loading: the circuit it loads)
  *   gpu        (the CUDA backend only) {device, partitions, lock_busy, prestaged,
  *               streamed_chunks, packed_chunks, device_bytes, start_s: {bases, abc_h, msm_h,
  *               witness, msm_g1, msm_g2, lock_wait, prestage, total}}: start's
@@ -60,9 +64,22 @@ czk_err czk_service_status_get(czk_service *s, czk_service_status *out) {
     double now = czk_svc_now_s();
     out->uptime_s = now - s->opened_s;
     out->jobs_pending = s->n_jobs;
-    size_t n_srs = 0;
-    for (srs_entry *x = s->srs; x; x = x->next) n_srs += x->loaded;
+    out->startup.restoring = s->restoring;
+    out->startup.jobs = s->n_restore;
+    out->startup.requeued = s->restore_done;
+    snprintf(out->startup.loading, sizeof out->startup.loading, "%s", s->restore_loading);
+    if (s->n_restore) out->startup.seconds = (s->restoring ? now : s->restore_end_s) - s->restore_start_s;
+    size_t n_srs = 0, n_loading = 0;
+    for (srs_entry *x = s->srs; x; x = x->next) n_srs += x->loaded, n_loading += x->loading;
     if (n_srs && !(out->srs = calloc(n_srs, sizeof *out->srs))) e = CZK_ERR_NO_MEMORY;
+    if (n_loading && !(out->loading = calloc(n_loading, sizeof *out->loading))) e = CZK_ERR_NO_MEMORY;
+    for (srs_entry *x = s->srs; x && e == CZK_OK; x = x->next) {
+        if (!x->loading) continue;
+        czk_service_loading *o = &out->loading[out->n_loading++];
+        snprintf(o->circuit_id, sizeof o->circuit_id, "%s", x->id);
+        o->need_bytes = x->need_bytes;
+        o->seconds = now - x->load_start_s;
+    }
     if (s->n_jobs && (!(out->jobs = calloc(s->n_jobs, sizeof *out->jobs)) || !(refs = calloc(s->n_jobs, sizeof *refs))))
         e = CZK_ERR_NO_MEMORY;
     if (e == CZK_OK) {
@@ -102,9 +119,11 @@ void czk_service_status_free(czk_service_status *st) {
     if (!st) return;
     free(st->srs);
     free(st->jobs);
+    free(st->loading);
     st->srs = NULL;
     st->jobs = NULL;
-    st->n_srs = st->n_jobs = 0;
+    st->loading = NULL;
+    st->n_srs = st->n_jobs = st->n_loading = 0;
 }
 
 static json_t *jint(uint64_t v) { return json_integer((json_int_t)v); }
@@ -222,6 +241,22 @@ static json_t *status_to_json(const czk_service_status *st) {
         json_array_append_new(srs, x);
     }
     json_object_set_new(o, "srs", srs);
+    json_t *ld = json_array();
+    for (size_t i = 0; i < st->n_loading; i++) {
+        json_t *x = json_object();
+        json_object_set_new(x, "circuit_id", json_string(st->loading[i].circuit_id));
+        json_object_set_new(x, "need_bytes", jint(st->loading[i].need_bytes));
+        json_object_set_new(x, "seconds", json_real(st->loading[i].seconds));
+        json_array_append_new(ld, x);
+    }
+    json_object_set_new(o, "srs_loading", ld);
+    json_t *su = json_object();
+    json_object_set_new(su, "state", json_string(st->startup.restoring ? "restoring" : "ready"));
+    json_object_set_new(su, "jobs", jint(st->startup.jobs));
+    json_object_set_new(su, "requeued", jint(st->startup.requeued));
+    json_object_set_new(su, "loading", json_string(st->startup.loading));
+    json_object_set_new(su, "seconds", json_real(st->startup.seconds));
+    json_object_set_new(o, "startup", su);
     if (st->gpu.present) {
         const czk_backend_cuda_timings *t = &st->gpu.t;
         json_t *g = json_object(), *ss = json_object();
@@ -390,6 +425,11 @@ char *czk_service_status_render_metrics(const czk_service_status *st) {
     metric(&b, "czk_srs_ref_count", "gauge", "Unfinished jobs using each resident circuit.");
     for (size_t i = 0; i < st->n_srs; i++)
         sb_printf(&b, "czk_srs_ref_count{circuit=\"%s\"} %u\n", st->srs[i].circuit_id, st->srs[i].ref_count);
+    metric(&b, "czk_srs_loading", "gauge", "Circuits whose parameters are being loaded.");
+    sb_printf(&b, "czk_srs_loading %zu\n", st->n_loading);
+    metric(&b, "czk_startup_restoring", "gauge",
+           "1 while the earlier run's unfinished jobs are being re-queued (new jobs wait), else 0.");
+    sb_printf(&b, "czk_startup_restoring %d\n", st->startup.restoring ? 1 : 0);
     if (st->gpu.present) gpu_metrics(&b, &st->gpu);
     if (b.failed) {
         free(b.buf);

@@ -44,7 +44,7 @@ LOG=$DIR/io.log
 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
     LD_PRELOAD="$SHIM${LD_PRELOAD:+ $LD_PRELOAD}" CZK_SHIM_DIR="$STATE" CZK_SHIM_LOG="$LOG" \
     "$CZKD" --status-listen "" --backend cpu --budget 2GiB --state-dir "$STATE" --param-cache "$DIR/params" \
-    --listen "$A" >"$DIR/czkd.log" 2>&1 &
+    --generate-dev-params true --listen "$A" >"$DIR/czkd.log" 2>&1 &
 PID=$!
 i=0
 while [ ! -S "$DIR/czkd.sock" ]; do

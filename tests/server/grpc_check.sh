@@ -39,7 +39,7 @@ start() {
     name=$1
     shift
     "$CZKD" --status-listen "" --backend cpu --budget 4GiB --state-dir "$DIR/state-$name" \
-        --param-cache "$DIR/params" --listen "unix://$DIR/$name.sock" "$@" >"$DIR/$name.log" 2>&1 &
+        --param-cache "$DIR/params" --generate-dev-params true --listen "unix://$DIR/$name.sock" "$@" >"$DIR/$name.log" 2>&1 &
     pid=$!
     i=0
     while [ ! -S "$DIR/$name.sock" ]; do

@@ -36,7 +36,7 @@ JOBS=${CZK_HTML_JOBS:-4}
 
 : >"$T/czkd.log"
 "$CZKD" --state-dir "$T/state" --param-cache "$T/params" --listen 127.0.0.1:0 --status-listen 127.0.0.1:0 \
-    --budget 2GiB --backend cpu >"$T/czkd.log" 2>&1 &
+    --budget 2GiB --backend cpu --generate-dev-params true >"$T/czkd.log" 2>&1 &
 PID=$!
 i=0
 while ! grep -q "czkd ready" "$T/czkd.log"; do
@@ -108,7 +108,7 @@ printf 'czk-html-%s-token\n' "$$" >"$T/token"
 TOK=$(cat "$T/token")
 : >"$T/czkd2.log"
 "$CZKD" --state-dir "$T/state2" --param-cache "$T/params" --listen 127.0.0.1:0 --status-listen 127.0.0.1:0 \
-    --budget 1GiB --backend cpu --token-file "$T/token" >"$T/czkd2.log" 2>&1 &
+    --budget 1GiB --backend cpu --generate-dev-params true --token-file "$T/token" >"$T/czkd2.log" 2>&1 &
 PID=$!
 i=0
 while ! grep -q "czkd ready" "$T/czkd2.log"; do

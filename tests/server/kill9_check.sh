@@ -34,7 +34,7 @@ fail() {
 start() { # start LOG
     rm -f "$DIR/czkd.sock"
     "$CZKD" --status-listen "" --backend cpu --budget 4GiB --state-dir "$DIR/state" --param-cache "$DIR/params" \
-        --listen "$A" >"$DIR/$1" 2>&1 &
+        --generate-dev-params true --listen "$A" >"$DIR/$1" 2>&1 &
     PID=$!
     i=0
     while [ ! -S "$DIR/czkd.sock" ]; do

@@ -414,6 +414,38 @@ static void test_journal_keys(void) {
     }
 }
 
+/* Development parameters made by czkd: off by default, srs.generate_dev_params
+ * in the file, --generate-dev-params over it. */
+static void test_generate_dev_params(void) {
+    czk_daemon_config c;
+    char msg[512] = "";
+    bool help = false;
+    czk_daemon_config_default(&c);
+    CHECK(!c.generate_dev_params);
+    CHECK(parse(&c, CUZK_EXAMPLE, msg, sizeof msg) == CZK_OK && !c.generate_dev_params);
+    CHECK_MSG(parse(&c, "[srs]\ngenerate_dev_params = true\n", msg, sizeof msg) == CZK_OK && c.generate_dev_params,
+              "%s", msg);
+    CHECK(parse(&c, "srs.generate_dev_params = false\n", msg, sizeof msg) == CZK_OK && !c.generate_dev_params);
+    CHECK(parse(&c, "[srs]\ngenerate_dev_params = \"yes\"\n", msg, sizeof msg) == CZK_ERR_INVALID_ARGUMENT &&
+          strstr(msg, "t.toml:2: key 'srs.generate_dev_params': expected a boolean, got a string"));
+    CHECK(args(&c, &help, msg, sizeof msg, "--generate-dev-params", "true", NULL) == CZK_OK && c.generate_dev_params);
+    CHECK(args(&c, &help, msg, sizeof msg, "--generate-dev-params=false", NULL) == CZK_OK && !c.generate_dev_params);
+    CHECK(args(&c, &help, msg, sizeof msg, NULL) == CZK_OK && !c.generate_dev_params);
+    CHECK(args(&c, &help, msg, sizeof msg, "--generate-dev-params", "1", NULL) == CZK_ERR_INVALID_ARGUMENT &&
+          strstr(msg, "--generate-dev-params must be true or false, not '1'"));
+    char path[] = "/tmp/czk-config-XXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0) return;
+    static const char FILE_TEXT[] = "[srs]\ngenerate_dev_params = true\n";
+    if (write(fd, FILE_TEXT, sizeof FILE_TEXT - 1) != (ssize_t)(sizeof FILE_TEXT - 1)) CHECK(false);
+    close(fd);
+    CHECK(args(&c, &help, msg, sizeof msg, "--config", path, NULL) == CZK_OK && c.generate_dev_params);
+    CHECK(args(&c, &help, msg, sizeof msg, "--generate-dev-params", "false", "--config", path, NULL) == CZK_OK &&
+          !c.generate_dev_params);
+    unlink(path);
+    CHECK(strstr(czk_daemon_usage(), "--generate-dev-params true|false") != NULL);
+}
+
 int main(void) {
     test_journal_keys();
     test_defaults();
@@ -422,5 +454,6 @@ int main(void) {
     test_bad();
     test_sizes();
     test_flags();
+    test_generate_dev_params();
     return test_finish("config");
 }

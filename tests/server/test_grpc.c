@@ -415,6 +415,7 @@ int main(void) {
     czk_service_config_default(&cfg);
     cfg.state_dir = state;
     cfg.param_cache = params;
+    cfg.generate_dev_params = true; /* the demo circuit's, made on first use */
     cfg.engine.budget_bytes = (size_t)512 << 20;
     cfg.engine.partition_workers = 1;
     cfg.engine.gpu_workers = 1;

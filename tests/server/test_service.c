@@ -58,6 +58,7 @@ static void service_config(czk_service_config *cfg, const char *dir, size_t queu
     czk_service_config_default(cfg);
     cfg->state_dir = dir;
     cfg->param_cache = param_cache;
+    cfg->generate_dev_params = true; /* the demo circuit's, made on first use */
     cfg->queue_limit = queue_limit;
     cfg->engine.budget_bytes = budget;
     cfg->engine.partition_workers = 1;

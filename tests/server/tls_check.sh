@@ -63,6 +63,7 @@ start() {
     name=$1
     shift
     "$CZKD" --status-listen "" --backend cpu --budget 2GiB --state-dir "$T/state-$name" --param-cache "$T/params" \
+        --generate-dev-params true \
         "$@" >"$T/$name.log" 2>&1 &
     PID=$!
     i=0
