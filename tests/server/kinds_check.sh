@@ -198,6 +198,13 @@ until grep -q "job=$SNAP_ID-restart part=0 synthesized" "$T/czkd.log"; do
 done
 stop_czkd
 start_czkd "$T/czkd-restart.log"
+# re-queued in the background once czkd listens: wait for the line, 60 s at most
+i=0
+until grep -q "job=$SNAP_ID-restart re-queued: $SNAP_CIRCUIT, SNAP_DEALS_UPDATE" "$T/czkd-restart.log" ||
+    [ $i -ge 600 ]; do
+    sleep 0.1
+    i=$((i + 1))
+done
 grep -q "job=$SNAP_ID-restart re-queued: $SNAP_CIRCUIT, SNAP_DEALS_UPDATE" "$T/czkd-restart.log" ||
     fail "the SnapDeals job was not re-queued: $(grep -i "restart\|journal" "$T/czkd-restart.log")"
 expect 0 "COMPLETED" -- curio "$T/snap.json" completed --mode await --request-id "$SNAP_ID-restart" \

@@ -139,6 +139,13 @@ while [ ! -S "$T/czkd.sock" ]; do
     sleep 0.1
     i=$((i + 1))
 done
+# the journal's jobs are re-queued in the background once czkd listens (docs/daemon.md,
+# "Parameters, the budget and restarts"): wait for the line, 60 s at most
+i=0
+until grep -q "job=porep-$MINER-6 re-queued: $CIRCUIT, sector 6 of miner $MINER" "$T/czkd2.log" || [ $i -ge 600 ]; do
+    sleep 0.1
+    i=$((i + 1))
+done
 grep -q "job=porep-$MINER-6 re-queued: $CIRCUIT, sector 6 of miner $MINER" "$T/czkd2.log" ||
     fail "sector 6 was not re-queued: $(grep -i "porep-$MINER-6\|journal" "$T/czkd2.log")"
 expect 0 "COMPLETED" -- submit6 --mode await --proof "$T/proof6.bin"
