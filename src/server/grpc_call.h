@@ -55,14 +55,16 @@ typedef struct call_ctx {
 
     /* the reactor's, while the message is being received */
     double arrived_s, recv_deadline_s; /* monotonic seconds */
-    bool expired;                      /* cancelled by the reactor before its message arrived */
+    bool refused;                      /* the reactor sent its status (status_slice) */
+    bool handed;                       /* a handler owns it */
+    grpc_slice status_slice;
     struct call_ctx *rprev, *rnext;    /* the calls receiving, in order of arrival */
 
     pthread_mutex_t mu; /* the batches started by the handler, completed by the reactor */
     pthread_cond_t cv;
     bool done[CALL_OPS];
     int ok[CALL_OPS];
-    int in_flight; /* batches started and not yet completed */
+    int in_flight; /* batches started and not yet completed (before `handed`: the reactor's only) */
 } call_ctx;
 
 struct czk_grpc_server {

@@ -133,6 +133,7 @@ static void ctx_free(call_ctx *c) {
     if (!c) return;
     if (c->payload) grpc_byte_buffer_destroy(c->payload);
     if (c->call) grpc_call_unref(c->call);
+    if (c->refused) grpc_slice_unref(c->status_slice);
     grpc_call_details_destroy(&c->details);
     grpc_metadata_array_destroy(&c->md);
     pthread_mutex_destroy(&c->mu);
@@ -328,11 +329,25 @@ static void recv_unlink(czk_grpc_server *s, call_ctx *c) {
     s->n_receiving--;
 }
 
-/* Ends a call the reactor owns with a status (the core sends it to the
- * client) and logs it; the call is freed once its batches completed. */
+/* Ends a call the reactor owns with a status, sent as a server's status
+ * (a cancel would reach the client without it), and logs it. */
 static void reactor_refuse(call_ctx *c, grpc_status_code st, const char *why) {
-    grpc_call_cancel_with_status(c->call, st, why, NULL);
+    c->refused = true;
+    c->status_slice = grpc_slice_from_copied_string(why);
+    grpc_op ops[2];
+    memset(ops, 0, sizeof ops);
+    ops[0].op = GRPC_OP_SEND_INITIAL_METADATA;
+    ops[1].op = GRPC_OP_SEND_STATUS_FROM_SERVER;
+    ops[1].data.send_status_from_server.status = st;
+    ops[1].data.send_status_from_server.status_details = &c->status_slice;
+    if (grpc_call_start_batch(c->call, ops, 2, &c->tags[CALL_OP_SEND], NULL) == GRPC_CALL_OK) c->in_flight++;
+    else grpc_call_cancel_with_status(c->call, st, why, NULL);
     log_call(c, st, why, c->arrived_s);
+}
+
+/* Frees a call the reactor owns once none of its batches is in flight. */
+static void reactor_release(call_ctx *c) {
+    if (c->in_flight == 0) ctx_release(c);
 }
 
 /* A call arrived: refuse it, or start receiving its message. */
@@ -366,6 +381,7 @@ static void on_arrival(czk_grpc_server *s, call_ctx *c) {
         op.op = GRPC_OP_RECV_MESSAGE;
         op.data.recv_message.recv_message = &c->payload;
         if (grpc_call_start_batch(c->call, &op, 1, &c->tags[CALL_OP_RECV], NULL) == GRPC_CALL_OK) {
+            c->in_flight = 1;
             c->recv_deadline_s = c->arrived_s + s->receive_timeout_s;
             c->rprev = s->recv_tail;
             c->rnext = NULL;
@@ -379,13 +395,14 @@ static void on_arrival(czk_grpc_server *s, call_ctx *c) {
         snprintf(msg, sizeof msg, "cannot start receiving the request");
     }
     reactor_refuse(c, st, msg);
-    ctx_release(c);
+    reactor_release(c);
 }
 
 /* A call's message arrived (or its receive failed or was cancelled). */
 static void on_received(czk_grpc_server *s, call_ctx *c, int success) {
-    if (c->expired) { /* the sweep ended it; it was logged then */
-        ctx_release(c);
+    c->in_flight--;
+    if (c->refused) { /* the sweep ended it */
+        reactor_release(c);
         return;
     }
     recv_unlink(s, c);
@@ -393,23 +410,32 @@ static void on_received(czk_grpc_server *s, call_ctx *c, int success) {
         /* the client cancelled or closed without a message, or one over the
          * size limit (the core has set that status) */
         reactor_refuse(c, GRPC_STATUS_INVALID_ARGUMENT, "no request message");
-        ctx_release(c);
+        reactor_release(c);
         return;
     }
     if (atomic_load(&s->stopping)) {
         reactor_refuse(c, GRPC_STATUS_UNAVAILABLE, "the server is shutting down");
-        ctx_release(c);
+        reactor_release(c);
         return;
     }
     grpc_op op;
     memset(&op, 0, sizeof op);
     op.op = GRPC_OP_RECV_CLOSE_ON_SERVER;
     op.data.recv_close_on_server.cancelled = &c->cancelled;
+    c->handed = true;
     c->in_flight = 1;
     if (grpc_call_start_batch(c->call, &op, 1, &c->tags[CALL_OP_CLOSE], NULL) == GRPC_CALL_OK)
         c->close_armed = true;
     else c->in_flight = 0;
     enqueue(s, c);
+}
+
+/* The status the reactor sent is out: cancel what else the call waits for
+ * (its RECV_MESSAGE) and free it once that completed. */
+static void on_refused(call_ctx *c) {
+    c->in_flight--;
+    if (c->in_flight > 0) grpc_call_cancel(c->call, NULL);
+    reactor_release(c);
 }
 
 /* Cancels the calls whose message did not arrive in time (all of them while
@@ -421,7 +447,6 @@ static double sweep(czk_grpc_server *s) {
     while (s->recv_head && (stopping || s->recv_head->recv_deadline_s <= now)) {
         call_ctx *c = s->recv_head;
         recv_unlink(s, c);
-        c->expired = true;
         if (stopping) {
             reactor_refuse(c, GRPC_STATUS_UNAVAILABLE, "the server is shutting down");
         } else {
@@ -430,7 +455,7 @@ static double sweep(czk_grpc_server *s) {
                      s->receive_timeout_s);
             reactor_refuse(c, GRPC_STATUS_DEADLINE_EXCEEDED, msg);
         }
-        /* its RECV_MESSAGE completes next and frees it (on_received) */
+        /* freed once its status is sent and its RECV_MESSAGE completed */
     }
     double wait = REACTOR_TICK_S;
     if (s->recv_head && s->recv_head->recv_deadline_s - now < wait) wait = s->recv_head->recv_deadline_s - now;
@@ -470,7 +495,10 @@ static void *reactor_main(void *arg) {
             on_arrival(s, c);
             break;
         case CALL_OP_RECV: on_received(s, c, ev.success); break;
-        default: call_complete(c, t->op, ev.success); break;
+        default:
+            if (c->handed) call_complete(c, t->op, ev.success);
+            else on_refused(c);
+            break;
         }
     }
     return NULL;
