@@ -104,6 +104,7 @@ int main(int argc, char **argv) {
     go.insecure_listen = dc.insecure_listen;
     go.socket_mode = dc.socket_mode;
     go.socket_group = dc.socket_group;
+    go.receive_timeout_ms = dc.receive_timeout_ms;
     czk_log_set_level(dc.log_level);
     if (czk_grpc_security_check(dc.listen, &go, msg, sizeof msg) != CZK_OK) {
         fprintf(stderr, "czkd: %s\n", msg);

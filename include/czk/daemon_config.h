@@ -28,6 +28,7 @@
  *               grpc_token = true             (czk) gRPC calls need token_file's token as well
  *               socket_mode = "0660"          (czk) the unix socket's mode, whatever the umask
  *               socket_group = ""             (czk) the unix socket's group
+ *               receive_timeout = "60s"       (czk) a gRPC call's time to send its whole request
  *   [journal]   max_disk_share = 0.5          (czk) the journal's share of its bytes and the state
  *                                             folder's free ones; past it SubmitProof is refused
  *               max_disk_size = "0"           (czk) a cap on the journal's bytes; 0 = none (default)
@@ -100,6 +101,8 @@ typedef struct {
     bool grpc_token;                         /* gRPC calls need token_file's token too; default true */
     unsigned socket_mode;                    /* a unix socket's mode; default 0660 */
     char socket_group[256];                  /* a unix socket's group, name or number; "" = the process's */
+    /* the gRPC receive path (czk only; docs/daemon.md, "gRPC: slow clients") */
+    long receive_timeout_ms; /* a call's time from its start to its whole request message; default 60 s */
     double journal_max_disk_share;         /* default 0.5 (0.01 … 1) */
     size_t journal_max_disk_bytes;         /* default 0: no cap */
     char config_path[CZK_DAEMON_PATH_MAX]; /* the file read ("" for none) */

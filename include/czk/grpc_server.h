@@ -1,12 +1,17 @@
 /* czk — the gRPC server (cuzk.v1.ProvingEngine) over a czk_service.
  * Built on gRPC core (grpc/grpc.h) with protobuf-c messages
- * (proto/cuzk/v1/proving.proto). Calls are served by a pool of handler
- * threads that grows while every handler is busy (up to 1024 calls served at
- * once; more wait their turn), so a blocking AwaitProof/Prove never holds up
- * other calls. Service errors become gRPC status codes with the service's
+ * (proto/cuzk/v1/proving.proto). One reactor thread receives every call's
+ * request message, so no thread waits for a message that may never come (a
+ * call whose message has not arrived within receive_timeout_ms ends
+ * DEADLINE_EXCEEDED); calls whose message arrived are served by a pool of
+ * handler threads that grows while every handler is busy (up to 1024 calls
+ * served at once; more wait their turn), so a blocking AwaitProof/Prove
+ * never holds up other calls. Service errors become gRPC status codes with the service's
  * message: INVALID_ARGUMENT (malformed message, bad job id, unknown circuit,
  * bad input), NOT_FOUND (unknown job), ALREADY_EXISTS (a request_id reused
- * for other content), RESOURCE_EXHAUSTED (queue limit, message size),
+ * for other content), RESOURCE_EXHAUSTED (queue limit, message size, too
+ * many calls sending their request at once), DEADLINE_EXCEEDED (a request
+ * message that did not arrive within the receive timeout),
  * FAILED_PRECONDITION (evicting a circuit in use), UNIMPLEMENTED (Filecoin
  * proof kinds without circuit_id, unknown methods), UNAVAILABLE (stopping),
  * UNAUTHENTICATED (a token is set and the call does not carry it).
@@ -25,6 +30,8 @@ typedef struct czk_grpc_server czk_grpc_server;
 
 /* The default message size limit (both directions): 256 MiB. */
 #define CZK_GRPC_DEFAULT_MAX_MSG ((size_t)256 << 20)
+/* The default receive timeout: 60 s (a 256 MiB message at 40 Mbit/s). */
+#define CZK_GRPC_DEFAULT_RECEIVE_TIMEOUT_MS 60000L
 
 /* Checks the form of a listen address (as czk_grpc_server_start takes it)
  * without binding: CZK_ERR_INVALID_ARGUMENT with a message when malformed. */
@@ -46,6 +53,11 @@ typedef struct {
     bool insecure_listen;           /* serve plaintext on a TCP address that is not loopback (logs a warning) */
     unsigned socket_mode;           /* a unix socket's permissions, set whatever the umask (0: 0660) */
     const char *socket_group;       /* a unix socket's group, a name or a number (NULL or "": the process's) */
+
+    /* the receive path (src/server/grpc_server.c; docs/daemon.md, "gRPC: slow clients and request bytes").
+     * No thread waits for a request message: the server's reactor receives every call's message. */
+    long receive_timeout_ms; /* the time from a call's start until its whole request message has arrived;
+                              * then the call ends DEADLINE_EXCEEDED (0: CZK_GRPC_DEFAULT_RECEIVE_TIMEOUT_MS) */
 } czk_grpc_server_options;
 
 /* Whether a listen or client address reaches only this host: unix:, localhost,

@@ -60,6 +60,7 @@ void czk_daemon_config_default(czk_daemon_config *c) {
     c->grpc_token = true;
     c->socket_mode = 0660;
     c->journal_max_disk_share = 0.5;
+    c->receive_timeout_ms = 60000;
     c->journal_max_disk_bytes = 0;
 }
 
@@ -260,6 +261,27 @@ static czk_err k_request_timeout(czk_daemon_config *c, const czk_toml_value *v, 
         }
     }
     if (!e) c->status_request_timeout_ms = ms;
+    return e;
+}
+/* the gRPC receive path (docs/daemon.md, "gRPC: slow clients") */
+static czk_err k_receive_timeout(czk_daemon_config *c, const czk_toml_value *v, char *why, size_t wl) {
+    long ms;
+    czk_err e = CZK_OK;
+    if (v->t == CZK_TOML_INT) {
+        if (v->i <= 0 || v->i > 3600) {
+            set_msg(why, wl, "must be between 1 and 3600 seconds");
+            return CZK_ERR_INVALID_ARGUMENT;
+        }
+        ms = (long)v->i * 1000;
+    } else {
+        e = want(v, CZK_TOML_STRING, why, wl);
+        if (!e) e = czk_parse_duration_ms(v->s, &ms, why, wl);
+        if (!e && (ms < 100 || ms > 3600L * 1000)) {
+            set_msg(why, wl, "must be between 100ms and 1h");
+            e = CZK_ERR_INVALID_ARGUMENT;
+        }
+    }
+    if (!e) c->receive_timeout_ms = ms;
     return e;
 }
 static czk_err k_state_dir(czk_daemon_config *c, const czk_toml_value *v, char *why, size_t wl) {
@@ -471,6 +493,7 @@ static const key_handler KEYS[] = {
     {"daemon.grpc_token", k_grpc_token},
     {"daemon.socket_mode", k_socket_mode},
     {"daemon.socket_group", k_socket_group},
+    {"daemon.receive_timeout", k_receive_timeout},
     {"journal.max_disk_share", k_journal_share},
     {"journal.max_disk_size", k_journal_size},
     {"memory.total_budget", k_total_budget},

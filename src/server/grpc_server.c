@@ -1,13 +1,19 @@
 /* czk — the cuzk.v1.ProvingEngine server on gRPC core.
  *
- * One acceptor thread keeps ACCEPT_DEPTH calls requested on the server's
- * notification queue; each new call (with its own completion queue) goes to a
- * pool of handler threads that grows, up to MAX_HANDLERS, whenever every
- * handler is busy, so that blocking AwaitProof/Prove calls never hold up
- * other calls. A handler runs the call synchronously: receive the request,
- * arm RECV_CLOSE_ON_SERVER (to learn of a client that went away), decode and
- * validate (grpc_codec.c), run the method on the service (grpc_handlers.c),
- * send the response and status. */
+ * Every call, and every batch of every call, completes on one completion
+ * queue, drained by one reactor thread. The reactor keeps ACCEPT_DEPTH calls
+ * requested; for each call that arrives it starts RECV_MESSAGE itself, so
+ * that no thread waits for a message that may never come: a call whose
+ * message has not arrived within the receive timeout is cancelled with
+ * DEADLINE_EXCEEDED (the reactor sweeps the deadlines between events). Once
+ * the message is in, the reactor arms RECV_CLOSE_ON_SERVER (to learn of a
+ * client that went away) and hands the call to a pool of handler threads
+ * that grows, up to MAX_HANDLERS, whenever every handler is busy, so that
+ * blocking AwaitProof/Prove calls never hold up other calls. A handler runs
+ * the call synchronously: decode and validate (grpc_codec.c), run the method
+ * on the service (grpc_handlers.c), send the response and status; the
+ * completions of its batches reach it through the call's mutex and condition
+ * variable (czk_grpc_call_wait). */
 #include "czk/grpc_server.h"
 
 #include <errno.h>
@@ -37,24 +43,67 @@
 #define ACCEPT_DEPTH 8
 #define MIN_HANDLERS 4
 #define MAX_HANDLERS 1024
+#define MAX_RECEIVING 16384 /* calls receiving their message at once; more are refused */
 #define STOP_GRACE_MS 5000
+#define REACTOR_TICK_S 0.2 /* the longest the reactor sleeps between sweeps */
 
-/* ---- completion queue helpers ------------------------------------------------------- */
-
-/* Pumps the call's queue until `tag` completes (returns its success, 0 or 1)
- * or the deadline passes (-1). RECV_CLOSE's completion is recorded on the way. */
-int czk_grpc_call_wait(call_ctx *c, void *tag, gpr_timespec deadline) {
-    for (;;) {
-        grpc_event ev = grpc_completion_queue_next(c->cq, deadline, NULL);
-        if (ev.type == GRPC_QUEUE_TIMEOUT) return -1;
-        if (ev.type == GRPC_QUEUE_SHUTDOWN) return 0;
-        if (ev.tag == TAG_CLOSE) c->close_done = true;
-        if (ev.tag == tag) return ev.success;
-    }
+static double mono_s(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-static grpc_completion_queue *cq_new(void) {
-    return grpc_completion_queue_create_for_next(NULL);
+/* ---- a call's batches -------------------------------------------------------------- */
+
+int czk_grpc_call_wait(call_ctx *c, void *tag, gpr_timespec deadline) {
+    int op = (int)(intptr_t)tag;
+    bool forever = gpr_time_cmp(deadline, gpr_inf_future(deadline.clock_type)) == 0;
+    struct timespec until = {0, 0};
+    if (!forever) {
+        gpr_timespec rt = gpr_convert_clock_type(deadline, GPR_CLOCK_REALTIME);
+        until.tv_sec = (time_t)rt.tv_sec;
+        until.tv_nsec = rt.tv_nsec;
+    }
+    int r = -1;
+    pthread_mutex_lock(&c->mu);
+    for (;;) {
+        if (c->done[CALL_OP_CLOSE]) c->close_done = true;
+        if (op > 0 && op < CALL_OPS && c->done[op]) {
+            r = c->ok[op];
+            break;
+        }
+        if (forever) pthread_cond_wait(&c->cv, &c->mu);
+        else if (pthread_cond_timedwait(&c->cv, &c->mu, &until) == ETIMEDOUT) {
+            if (c->done[CALL_OP_CLOSE]) c->close_done = true;
+            if (op > 0 && op < CALL_OPS && c->done[op]) r = c->ok[op];
+            break;
+        }
+    }
+    pthread_mutex_unlock(&c->mu);
+    return r;
+}
+
+/* Starts a batch whose completion the handler waits for. */
+static bool call_start(call_ctx *c, const grpc_op *ops, size_t n, void *tag) {
+    int op = (int)(intptr_t)tag;
+    pthread_mutex_lock(&c->mu);
+    c->in_flight++;
+    pthread_mutex_unlock(&c->mu);
+    if (grpc_call_start_batch(c->call, ops, n, &c->tags[op], NULL) == GRPC_CALL_OK) return true;
+    pthread_mutex_lock(&c->mu);
+    c->in_flight--;
+    pthread_mutex_unlock(&c->mu);
+    return false;
+}
+
+/* The reactor: a batch of a call that a handler owns completed. */
+static void call_complete(call_ctx *c, int op, int success) {
+    pthread_mutex_lock(&c->mu);
+    c->done[op] = true;
+    c->ok[op] = success;
+    c->in_flight--;
+    pthread_cond_broadcast(&c->cv);
+    pthread_mutex_unlock(&c->mu); /* the handler may free c from here on */
 }
 
 static void cq_destroy(grpc_completion_queue *cq) {
@@ -68,20 +117,38 @@ static call_ctx *ctx_new(czk_grpc_server *s) {
     call_ctx *c = calloc(1, sizeof *c);
     if (!c) return NULL;
     c->srv = s;
-    c->cq = cq_new();
+    for (int i = 0; i < CALL_OPS; i++) {
+        c->tags[i].c = c;
+        c->tags[i].op = i;
+    }
+    pthread_mutex_init(&c->mu, NULL);
+    pthread_cond_init(&c->cv, NULL);
     grpc_call_details_init(&c->details);
     grpc_metadata_array_init(&c->md);
     return c;
 }
 
+/* Frees a call none of whose batches is in flight. */
 static void ctx_free(call_ctx *c) {
     if (!c) return;
     if (c->payload) grpc_byte_buffer_destroy(c->payload);
     if (c->call) grpc_call_unref(c->call);
+    if (c->refused) grpc_slice_unref(c->status_slice);
     grpc_call_details_destroy(&c->details);
     grpc_metadata_array_destroy(&c->md);
-    cq_destroy(c->cq);
+    pthread_mutex_destroy(&c->mu);
+    pthread_cond_destroy(&c->cv);
     free(c);
+}
+
+/* Frees an arrived call (counted in s->live). */
+static void ctx_release(call_ctx *c) {
+    czk_grpc_server *s = c->srv;
+    ctx_free(c);
+    pthread_mutex_lock(&s->mu);
+    s->live--;
+    pthread_cond_broadcast(&s->cv_done);
+    pthread_mutex_unlock(&s->mu);
 }
 
 /* ---- sending ----------------------------------------------------------------------- */
@@ -128,40 +195,17 @@ void czk_grpc_call_finish(call_ctx *c, grpc_status_code code, const char *detail
     ops[n].data.send_status_from_server.status = code;
     ops[n].data.send_status_from_server.status_details = &status_details;
     n++;
-    if (grpc_call_start_batch(c->call, ops, n, TAG_SEND, NULL) == GRPC_CALL_OK)
-        czk_grpc_call_wait(c, TAG_SEND, gpr_inf_future(GPR_CLOCK_MONOTONIC));
+    if (call_start(c, ops, n, TAG_SEND)) czk_grpc_call_wait(c, TAG_SEND, gpr_inf_future(GPR_CLOCK_MONOTONIC));
     if (c->close_armed && !c->close_done) czk_grpc_call_wait(c, TAG_CLOSE, gpr_inf_future(GPR_CLOCK_MONOTONIC));
     grpc_slice_unref(status_details);
     if (bb) grpc_byte_buffer_destroy(bb);
 }
 
+/* Serves a call whose request message has arrived (c->payload). */
 static void serve_call(call_ctx *c) {
-    grpc_op op;
-    memset(&op, 0, sizeof op);
-    op.op = GRPC_OP_RECV_MESSAGE;
-    op.data.recv_message.recv_message = &c->payload;
-    if (grpc_call_start_batch(c->call, &op, 1, TAG_RECV, NULL) != GRPC_CALL_OK) return;
-    int ok = czk_grpc_call_wait(c, TAG_RECV, gpr_inf_future(GPR_CLOCK_MONOTONIC));
-    memset(&op, 0, sizeof op);
-    op.op = GRPC_OP_RECV_CLOSE_ON_SERVER;
-    op.data.recv_close_on_server.cancelled = &c->cancelled;
-    if (grpc_call_start_batch(c->call, &op, 1, TAG_CLOSE, NULL) == GRPC_CALL_OK) c->close_armed = true;
-
-    const char *path = (const char *)GRPC_SLICE_START_PTR(c->details.method);
-    size_t path_len = GRPC_SLICE_LENGTH(c->details.method);
-    int m = czk_grpc_method_find(path, path_len);
+    int m = czk_grpc_method_find((const char *)GRPC_SLICE_START_PTR(c->details.method),
+                                 GRPC_SLICE_LENGTH(c->details.method));
     char msg[MSG];
-    if (m < 0) {
-        snprintf(msg, sizeof msg, "unknown method %.*s (this is cuzk.v1.ProvingEngine)",
-                 (int)(path_len > 200 ? 200 : path_len), path);
-        czk_grpc_call_finish(c, GRPC_STATUS_UNIMPLEMENTED, msg, NULL);
-        return;
-    }
-    if (!ok || !c->payload) {
-        /* the client cancelled, or a message over the size limit (the core has set the status) */
-        czk_grpc_call_finish(c, GRPC_STATUS_INVALID_ARGUMENT, "no request message", NULL);
-        return;
-    }
     if (atomic_load(&c->srv->stopping)) {
         czk_grpc_call_finish(c, GRPC_STATUS_UNAVAILABLE, "the server is shutting down", NULL);
         return;
@@ -186,24 +230,20 @@ static void serve_call(call_ctx *c) {
     czk_grpc_request_free(&rq);
 }
 
-static double mono_s(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-/* Serves one call and logs it: DEBUG, or WARN for a status that means a
- * fault of the daemon (INTERNAL, UNKNOWN, DATA_LOSS). */
-static void handle_call(call_ctx *c) {
-    double t0 = mono_s();
-    c->status = GRPC_STATUS_UNKNOWN;
-    serve_call(c);
+/* Logs a call's end: DEBUG, or WARN for a status that means a fault of the
+ * daemon (INTERNAL, UNKNOWN, DATA_LOSS). */
+static void log_call(const call_ctx *c, grpc_status_code st, const char *why, double t0) {
     const char *path = (const char *)GRPC_SLICE_START_PTR(c->details.method);
     int n = (int)(GRPC_SLICE_LENGTH(c->details.method) > 100 ? 100 : GRPC_SLICE_LENGTH(c->details.method));
-    bool fault = c->status == GRPC_STATUS_INTERNAL || c->status == GRPC_STATUS_UNKNOWN ||
-                 c->status == GRPC_STATUS_DATA_LOSS;
+    bool fault = st == GRPC_STATUS_INTERNAL || st == GRPC_STATUS_UNKNOWN || st == GRPC_STATUS_DATA_LOSS;
     czk_log(fault ? CZK_LOG_WARN : CZK_LOG_DEBUG, CZK_LOG_NO_JOB, CZK_LOG_NO_PART, "grpc %.*s: %s in %.1f ms%s%s", n,
-            path, czk_grpc_status_name(c->status), (mono_s() - t0) * 1e3, c->status_msg[0] ? ": " : "", c->status_msg);
+            path, czk_grpc_status_name(st), (mono_s() - t0) * 1e3, why[0] ? ": " : "", why);
+}
+
+static void handle_call(call_ctx *c) {
+    c->status = GRPC_STATUS_UNKNOWN;
+    serve_call(c);
+    log_call(c, c->status, c->status_msg, c->arrived_s);
 }
 
 /* ---- the handler pool ---------------------------------------------------------------- */
@@ -224,10 +264,16 @@ static void *handler_main(void *arg) {
         s->qlen--;
         pthread_mutex_unlock(&s->mu);
         handle_call(c);
-        ctx_free(c);
+        /* the reactor may still be reporting a batch (RECV_CLOSE after a
+         * failed send): free the call once it no longer can */
+        pthread_mutex_lock(&c->mu);
+        while (c->in_flight > 0) pthread_cond_wait(&c->cv, &c->mu);
+        pthread_mutex_unlock(&c->mu);
         pthread_mutex_lock(&s->mu);
         s->active--;
-        pthread_cond_broadcast(&s->cv_done);
+        pthread_mutex_unlock(&s->mu);
+        ctx_release(c);
+        pthread_mutex_lock(&s->mu);
     }
     pthread_mutex_unlock(&s->mu);
     return NULL;
@@ -260,12 +306,13 @@ static void enqueue(czk_grpc_server *s, call_ctx *c) {
     pthread_mutex_unlock(&s->mu);
 }
 
-/* ---- accepting --------------------------------------------------------------------- */
+/* ---- the reactor: accepting and receiving ------------------------------------------- */
 
 static bool request_one(czk_grpc_server *s) {
     call_ctx *c = ctx_new(s);
     if (!c) return false;
-    if (grpc_server_request_call(s->server, &c->call, &c->details, &c->md, c->cq, s->acq, c) != GRPC_CALL_OK) {
+    if (grpc_server_request_call(s->server, &c->call, &c->details, &c->md, s->cq, s->cq, &c->tags[CALL_OP_NEW]) !=
+        GRPC_CALL_OK) {
         ctx_free(c);
         return false;
     }
@@ -273,25 +320,186 @@ static bool request_one(czk_grpc_server *s) {
     return true;
 }
 
-static void *acceptor_main(void *arg) {
+static void recv_unlink(czk_grpc_server *s, call_ctx *c) {
+    if (c->rprev) c->rprev->rnext = c->rnext;
+    else s->recv_head = c->rnext;
+    if (c->rnext) c->rnext->rprev = c->rprev;
+    else s->recv_tail = c->rprev;
+    c->rprev = c->rnext = NULL;
+    s->n_receiving--;
+}
+
+/* Ends a call the reactor owns with a status, sent as a server's status
+ * (a cancel would reach the client without it), and logs it. */
+static void reactor_refuse(call_ctx *c, grpc_status_code st, const char *why) {
+    c->refused = true;
+    c->status_slice = grpc_slice_from_copied_string(why);
+    grpc_op ops[2];
+    memset(ops, 0, sizeof ops);
+    ops[0].op = GRPC_OP_SEND_INITIAL_METADATA;
+    ops[1].op = GRPC_OP_SEND_STATUS_FROM_SERVER;
+    ops[1].data.send_status_from_server.status = st;
+    ops[1].data.send_status_from_server.status_details = &c->status_slice;
+    if (grpc_call_start_batch(c->call, ops, 2, &c->tags[CALL_OP_SEND], NULL) == GRPC_CALL_OK) c->in_flight++;
+    else grpc_call_cancel_with_status(c->call, st, why, NULL);
+    log_call(c, st, why, c->arrived_s);
+}
+
+/* Frees a call the reactor owns once none of its batches is in flight. */
+static void reactor_release(call_ctx *c) {
+    if (c->in_flight == 0) ctx_release(c);
+}
+
+/* A call arrived: refuse it, or start receiving its message. */
+static void on_arrival(czk_grpc_server *s, call_ctx *c) {
+    pthread_mutex_lock(&s->mu);
+    s->live++;
+    pthread_mutex_unlock(&s->mu);
+    c->arrived_s = mono_s();
+    const char *path = (const char *)GRPC_SLICE_START_PTR(c->details.method);
+    size_t path_len = GRPC_SLICE_LENGTH(c->details.method);
+    char msg[MSG];
+    grpc_status_code st = GRPC_STATUS_OK;
+    if (atomic_load(&s->stopping)) {
+        st = GRPC_STATUS_UNAVAILABLE;
+        snprintf(msg, sizeof msg, "the server is shutting down");
+    } else if (czk_grpc_method_find(path, path_len) < 0) {
+        st = GRPC_STATUS_UNIMPLEMENTED;
+        snprintf(msg, sizeof msg, "unknown method %.*s (this is cuzk.v1.ProvingEngine)",
+                 (int)(path_len > 200 ? 200 : path_len), path);
+    } else if (s->n_receiving >= MAX_RECEIVING) {
+        st = GRPC_STATUS_RESOURCE_EXHAUSTED;
+        snprintf(msg, sizeof msg, "too many calls are sending their request at once (%d); try again later",
+                 MAX_RECEIVING);
+    } else {
+        /* a call without the token is refused before its message is read */
+        st = czk_grpc_security_authorize(s->sec, &c->md, msg, sizeof msg);
+    }
+    if (st == GRPC_STATUS_OK) {
+        grpc_op op;
+        memset(&op, 0, sizeof op);
+        op.op = GRPC_OP_RECV_MESSAGE;
+        op.data.recv_message.recv_message = &c->payload;
+        if (grpc_call_start_batch(c->call, &op, 1, &c->tags[CALL_OP_RECV], NULL) == GRPC_CALL_OK) {
+            c->in_flight = 1;
+            c->recv_deadline_s = c->arrived_s + s->receive_timeout_s;
+            c->rprev = s->recv_tail;
+            c->rnext = NULL;
+            if (s->recv_tail) s->recv_tail->rnext = c;
+            else s->recv_head = c;
+            s->recv_tail = c;
+            s->n_receiving++;
+            return;
+        }
+        st = GRPC_STATUS_INTERNAL;
+        snprintf(msg, sizeof msg, "cannot start receiving the request");
+    }
+    reactor_refuse(c, st, msg);
+    reactor_release(c);
+}
+
+/* A call's message arrived (or its receive failed or was cancelled). */
+static void on_received(czk_grpc_server *s, call_ctx *c, int success) {
+    c->in_flight--;
+    if (c->refused) { /* the sweep ended it */
+        reactor_release(c);
+        return;
+    }
+    recv_unlink(s, c);
+    if (!success || !c->payload) {
+        /* the client cancelled or closed without a message, or one over the
+         * size limit (the core has set that status) */
+        reactor_refuse(c, GRPC_STATUS_INVALID_ARGUMENT, "no request message");
+        reactor_release(c);
+        return;
+    }
+    if (atomic_load(&s->stopping)) {
+        reactor_refuse(c, GRPC_STATUS_UNAVAILABLE, "the server is shutting down");
+        reactor_release(c);
+        return;
+    }
+    grpc_op op;
+    memset(&op, 0, sizeof op);
+    op.op = GRPC_OP_RECV_CLOSE_ON_SERVER;
+    op.data.recv_close_on_server.cancelled = &c->cancelled;
+    c->handed = true;
+    c->in_flight = 1;
+    if (grpc_call_start_batch(c->call, &op, 1, &c->tags[CALL_OP_CLOSE], NULL) == GRPC_CALL_OK)
+        c->close_armed = true;
+    else c->in_flight = 0;
+    enqueue(s, c);
+}
+
+/* The status the reactor sent is out: cancel what else the call waits for
+ * (its RECV_MESSAGE) and free it once that completed. */
+static void on_refused(call_ctx *c) {
+    c->in_flight--;
+    if (c->in_flight > 0) grpc_call_cancel(c->call, NULL);
+    reactor_release(c);
+}
+
+/* Cancels the calls whose message did not arrive in time (all of them while
+ * stopping); returns the seconds until the next deadline (at most a tick). */
+static double sweep(czk_grpc_server *s) {
+    double now = mono_s();
+    bool stopping = atomic_load(&s->stopping);
+    char msg[MSG];
+    while (s->recv_head && (stopping || s->recv_head->recv_deadline_s <= now)) {
+        call_ctx *c = s->recv_head;
+        recv_unlink(s, c);
+        if (stopping) {
+            reactor_refuse(c, GRPC_STATUS_UNAVAILABLE, "the server is shutting down");
+        } else {
+            snprintf(msg, sizeof msg,
+                     "the request message did not arrive within the receive timeout (daemon.receive_timeout, %.3g s)",
+                     s->receive_timeout_s);
+            reactor_refuse(c, GRPC_STATUS_DEADLINE_EXCEEDED, msg);
+        }
+        /* freed once its status is sent and its RECV_MESSAGE completed */
+    }
+    double wait = REACTOR_TICK_S;
+    if (s->recv_head && s->recv_head->recv_deadline_s - now < wait) wait = s->recv_head->recv_deadline_s - now;
+    return wait > 0.001 ? wait : 0.001;
+}
+
+static void *reactor_main(void *arg) {
     czk_grpc_server *s = arg;
     bool shut = false;
-    while (!shut || s->n_requested > 0) {
-        grpc_event ev = grpc_completion_queue_next(s->acq, gpr_inf_future(GPR_CLOCK_MONOTONIC), NULL);
+    for (;;) {
+        double wait = sweep(s);
+        if (shut && s->n_requested == 0) {
+            pthread_mutex_lock(&s->mu);
+            bool none = s->live == 0;
+            pthread_mutex_unlock(&s->mu);
+            if (none) break;
+        }
+        gpr_timespec until = gpr_time_add(gpr_now(GPR_CLOCK_MONOTONIC),
+                                          gpr_time_from_micros((int64_t)(wait * 1e6), GPR_TIMESPAN));
+        grpc_event ev = grpc_completion_queue_next(s->cq, until, NULL);
         if (ev.type == GRPC_QUEUE_SHUTDOWN) break;
         if (ev.type != GRPC_OP_COMPLETE) continue;
         if (ev.tag == &s->shutdown_tag) {
             shut = true;
             continue;
         }
-        call_ctx *c = ev.tag;
-        s->n_requested--;
-        if (!ev.success) {
-            ctx_free(c);
-            continue;
+        call_tag *t = ev.tag;
+        call_ctx *c = t->c;
+        switch (t->op) {
+        case CALL_OP_NEW:
+            s->n_requested--;
+            if (!ev.success) {
+                ctx_free(c);
+                break;
+            }
+            if (!atomic_load(&s->stopping)) request_one(s);
+            on_arrival(s, c);
+            break;
+        case CALL_OP_RECV: on_received(s, c, ev.success); break;
+        default:
+            if (c->handed) call_complete(c, t->op, ev.success);
+            else on_refused(c);
+            break;
         }
-        enqueue(s, c); /* while stopping, the handler answers UNAVAILABLE */
-        if (!atomic_load(&s->stopping)) request_one(s);
     }
     return NULL;
 }
@@ -394,6 +602,8 @@ czk_err czk_grpc_server_start(czk_grpc_server **out, czk_service *svc, const cha
     s->svc = svc;
     s->sec = sec;
     s->max_msg = max_msg_bytes;
+    s->receive_timeout_s =
+        (double)(opt->receive_timeout_ms > 0 ? opt->receive_timeout_ms : CZK_GRPC_DEFAULT_RECEIVE_TIMEOUT_MS) / 1e3;
     atomic_init(&s->stopping, false);
     pthread_mutex_init(&s->mu, NULL);
     pthread_cond_init(&s->cv_work, NULL);
@@ -413,8 +623,8 @@ czk_err czk_grpc_server_start(czk_grpc_server **out, czk_service *svc, const cha
     args[2].value.integer = 0;
     grpc_channel_args ch = {3, args};
     s->server = grpc_server_create(&ch, NULL);
-    s->acq = grpc_completion_queue_create_for_next(NULL);
-    grpc_server_register_completion_queue(s->server, s->acq, NULL);
+    s->cq = grpc_completion_queue_create_for_next(NULL);
+    grpc_server_register_completion_queue(s->server, s->cq, NULL);
     grpc_server_credentials *creds = czk_grpc_security_server_creds(sec);
     /* a unix socket is born owner-only (whatever the umask), then given its
      * mode and group before grpc_server_start serves anything on it (the
@@ -430,7 +640,7 @@ czk_err czk_grpc_server_start(czk_grpc_server **out, czk_service *svc, const cha
     if (port == 0) {
         czk_grpc_security_free(sec);
         grpc_server_destroy(s->server);
-        cq_destroy(s->acq);
+        cq_destroy(s->cq);
         grpc_shutdown();
         pthread_mutex_destroy(&s->mu);
         pthread_cond_destroy(&s->cv_work);
@@ -444,8 +654,8 @@ czk_err czk_grpc_server_start(czk_grpc_server **out, czk_service *svc, const cha
     pthread_mutex_lock(&s->mu);
     for (int i = 0; i < MIN_HANDLERS; i++) spawn_handler(s);
     pthread_mutex_unlock(&s->mu);
-    if (pthread_create(&s->acceptor, NULL, acceptor_main, s) == 0) s->acceptor_started = true;
-    if (!s->acceptor_started || s->n_requested == 0 || s->n_threads == 0) {
+    if (pthread_create(&s->reactor, NULL, reactor_main, s) == 0) s->reactor_started = true;
+    if (!s->reactor_started || s->n_requested == 0 || s->n_threads == 0) {
         snprintf(msg, msglen, "grpc server: cannot start its threads");
         czk_grpc_server_stop(s);
         return CZK_ERR_NO_MEMORY;
@@ -461,33 +671,34 @@ int czk_grpc_server_port(const czk_grpc_server *s) {
 void czk_grpc_server_stop(czk_grpc_server *s) {
     if (!s) return;
     atomic_store(&s->stopping, true);
-    grpc_server_shutdown_and_notify(s->server, s->acq, &s->shutdown_tag);
-    /* Waiting calls notice `stopping` within a slice; give the others a grace
+    grpc_server_shutdown_and_notify(s->server, s->cq, &s->shutdown_tag);
+    /* The reactor ends the calls still receiving within a tick, waiting
+     * calls notice `stopping` within a slice; give the others a grace
      * period, then cancel what is left. */
     struct timespec until;
     clock_gettime(CLOCK_REALTIME, &until);
     until.tv_sec += STOP_GRACE_MS / 1000;
     pthread_mutex_lock(&s->mu);
-    while (s->active > 0) {
+    while (s->live > 0) {
         if (pthread_cond_timedwait(&s->cv_done, &s->mu, &until) == ETIMEDOUT) break;
     }
     pthread_mutex_unlock(&s->mu);
     grpc_server_cancel_all_calls(s->server);
-    if (s->acceptor_started) pthread_join(s->acceptor, NULL);
-    else acceptor_main(s); /* collect the shutdown notification here */
+    if (s->reactor_started) pthread_join(s->reactor, NULL);
+    else reactor_main(s); /* collect the shutdown notification here */
     pthread_mutex_lock(&s->mu);
     s->quit = true;
     pthread_cond_broadcast(&s->cv_work);
     pthread_mutex_unlock(&s->mu);
     for (size_t i = 0; i < s->n_threads; i++) pthread_join(s->threads[i], NULL);
-    /* calls queued after the last handler left (none: handlers drain the queue before quitting) */
+    /* calls queued after the last handler left (none: the reactor waits for every call to be freed) */
     while (s->head) {
         call_ctx *c = s->head;
         s->head = c->next;
         ctx_free(c);
     }
     grpc_server_destroy(s->server);
-    cq_destroy(s->acq);
+    cq_destroy(s->cq);
     grpc_shutdown();
     czk_grpc_security_free(s->sec);
     free(s->threads);

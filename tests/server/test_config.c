@@ -73,6 +73,7 @@ static void test_defaults(void) {
     CHECK(c.critical_workers == 1);
     CHECK(c.token_file[0] == 0 && c.status_allowed_hosts[0] == 0 && c.status_per_ip_limit == 8 &&
           c.status_connection_limit == 64 && c.status_request_timeout_ms == 10000);
+    CHECK(c.receive_timeout_ms == 60000); /* the gRPC receive timeout */
     setenv("XDG_STATE_HOME", "/xs", 1);
     setenv("XDG_CACHE_HOME", "/xc", 1);
     czk_daemon_config_default(&c);
@@ -157,6 +158,10 @@ static void test_good(void) {
     CHECK(parse(&c, "[daemon]\nstatus_request_timeout = 5\nstatus_allowed_hosts = []\n", msg, sizeof msg) ==
               CZK_OK &&
           c.status_request_timeout_ms == 5000 && c.status_allowed_hosts[0] == 0);
+    /* the gRPC receive path (czk keys) */
+    CHECK(parse(&c, "[daemon]\nreceive_timeout = \"2m\"\n", msg, sizeof msg) == CZK_OK &&
+          c.receive_timeout_ms == 120000);
+    CHECK(parse(&c, "[daemon]\nreceive_timeout = 7\n", msg, sizeof msg) == CZK_OK && c.receive_timeout_ms == 7000);
 }
 
 static void test_bad(void) {
@@ -210,6 +215,10 @@ static void test_bad(void) {
         {"[daemon]\nstatus_request_timeout = \"10ms\"\n", "key 'daemon.status_request_timeout': must be between",
          CZK_ERR_INVALID_ARGUMENT},
         {"[daemon]\nstatus_request_timeout = 0\n", "must be between 1 and 3600 seconds", CZK_ERR_INVALID_ARGUMENT},
+        {"[daemon]\nreceive_timeout = \"50ms\"\n", "key 'daemon.receive_timeout': must be between 100ms and 1h",
+         CZK_ERR_INVALID_ARGUMENT},
+        {"[daemon]\nreceive_timeout = 0\n", "key 'daemon.receive_timeout': must be between 1 and 3600 seconds",
+         CZK_ERR_INVALID_ARGUMENT},
         {"[daemon]\nstatus_allowed_hosts = \"a.example\"\n", "key 'daemon.status_allowed_hosts': expected an array",
          CZK_ERR_INVALID_ARGUMENT},
         {"[daemon]\nstatus_allowed_hosts = [\"a, b\"]\n", "element 0: expected a host name", CZK_ERR_INVALID_ARGUMENT},
