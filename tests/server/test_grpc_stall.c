@@ -357,6 +357,7 @@ int main(void) {
     cfg.engine.gpu_workers = 1;
     cfg.engine.threads = 2;
     cfg.engine.faults = "";
+    cfg.generate_dev_params = true; /* the demo circuit's, made on first use */
     czk_service *svc = NULL;
     czk_err e = czk_service_open(&svc, &cfg, msg, sizeof msg);
     CHECK_MSG(e == CZK_OK, "service: %s", msg);
