@@ -94,7 +94,8 @@ stop() { # NAME
 start tls --listen 127.0.0.1:0 --tls-cert "$T/server.pem" --tls-key "$T/server.key"
 A=127.0.0.1:$PORT
 expect 0 "^valid" -- "$CZK" prove --addr "$A" --tls-ca "$T/ca.pem" --circuit demo --input 3 --param-cache "$T/params"
-expect 0 "uptime" -- "$CZK" status --addr "localhost:$PORT" --tls-ca "$T/ca.pem"
+# the DNS name of the certificate (not resolved: gRPC's c-ares resolver leaks 10 bytes at exit under LeakSanitizer)
+expect 0 "uptime" -- "$CZK" status --addr "$A" --tls-ca "$T/ca.pem" --tls-server-name localhost
 expect 0 "uptime" -- env CZK_TLS_CA="$T/ca.pem" "$CZK" status --addr "$A"
 expect 1 "UNAVAILABLE" -- "$CZK" status --addr "$A"
 expect 1 "UNAVAILABLE" -- env CZK_TLS_CA="$T/ca.pem" "$CZK" status --addr "$A" --tls-ca ""
