@@ -243,46 +243,32 @@ static czk_err k_conn_limit(czk_daemon_config *c, const czk_toml_value *v, char 
     if (!e) c->status_connection_limit = (unsigned)x;
     return e;
 }
-static czk_err k_request_timeout(czk_daemon_config *c, const czk_toml_value *v, char *why, size_t wl) {
-    long ms;
-    czk_err e = CZK_OK;
+/* A timeout of 100 ms … 1 h: a duration string ("10s", "500ms") or integer seconds (1 … 3600). */
+static czk_err timeout_ms(const czk_toml_value *v, long *out, char *why, size_t wl) {
     if (v->t == CZK_TOML_INT) {
         if (v->i <= 0 || v->i > 3600) {
             set_msg(why, wl, "must be between 1 and 3600 seconds");
             return CZK_ERR_INVALID_ARGUMENT;
         }
-        ms = (long)v->i * 1000;
-    } else {
-        e = want(v, CZK_TOML_STRING, why, wl);
-        if (!e) e = czk_parse_duration_ms(v->s, &ms, why, wl);
-        if (!e && (ms < 100 || ms > 3600L * 1000)) {
-            set_msg(why, wl, "must be between 100ms and 1h");
-            e = CZK_ERR_INVALID_ARGUMENT;
-        }
+        *out = (long)v->i * 1000;
+        return CZK_OK;
     }
-    if (!e) c->status_request_timeout_ms = ms;
+    long ms;
+    czk_err e = want(v, CZK_TOML_STRING, why, wl);
+    if (!e) e = czk_parse_duration_ms(v->s, &ms, why, wl);
+    if (!e && (ms < 100 || ms > 3600L * 1000)) {
+        set_msg(why, wl, "must be between 100ms and 1h");
+        e = CZK_ERR_INVALID_ARGUMENT;
+    }
+    if (!e) *out = ms;
     return e;
+}
+static czk_err k_request_timeout(czk_daemon_config *c, const czk_toml_value *v, char *why, size_t wl) {
+    return timeout_ms(v, &c->status_request_timeout_ms, why, wl);
 }
 /* the gRPC receive path (docs/daemon.md, "gRPC: slow clients") */
 static czk_err k_receive_timeout(czk_daemon_config *c, const czk_toml_value *v, char *why, size_t wl) {
-    long ms;
-    czk_err e = CZK_OK;
-    if (v->t == CZK_TOML_INT) {
-        if (v->i <= 0 || v->i > 3600) {
-            set_msg(why, wl, "must be between 1 and 3600 seconds");
-            return CZK_ERR_INVALID_ARGUMENT;
-        }
-        ms = (long)v->i * 1000;
-    } else {
-        e = want(v, CZK_TOML_STRING, why, wl);
-        if (!e) e = czk_parse_duration_ms(v->s, &ms, why, wl);
-        if (!e && (ms < 100 || ms > 3600L * 1000)) {
-            set_msg(why, wl, "must be between 100ms and 1h");
-            e = CZK_ERR_INVALID_ARGUMENT;
-        }
-    }
-    if (!e) c->receive_timeout_ms = ms;
-    return e;
+    return timeout_ms(v, &c->receive_timeout_ms, why, wl);
 }
 static czk_err k_state_dir(czk_daemon_config *c, const czk_toml_value *v, char *why, size_t wl) {
     return copy_str(c->state_dir, sizeof c->state_dir, v, false, why, wl);
