@@ -10,22 +10,27 @@
 
 #include <errno.h>
 #include <sqlite3.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <sys/types.h>
 #include <unistd.h>
 
-static long long full_disk_room = -1; /* bytes SQLite may still write; -1: no limit */
+/* bytes SQLite may still write; -1: no limit. Atomic: the test sets it while
+ * the service's threads write through SQLite. */
+static _Atomic long long full_disk_room = -1;
 static sqlite3_syscall_ptr real_sq_write, real_sq_pwrite, real_sq_pwrite64;
 
 static ssize_t full_disk_take(size_t n) { /* how much of n may be written; -1 with ENOSPC when none */
-    if (full_disk_room < 0) return (ssize_t)n;
-    if (full_disk_room == 0) {
-        errno = ENOSPC;
-        return -1;
+    long long room = atomic_load(&full_disk_room);
+    for (;;) {
+        if (room < 0) return (ssize_t)n;
+        if (room == 0) {
+            errno = ENOSPC;
+            return -1;
+        }
+        size_t k = (unsigned long long)room < n ? (size_t)room : n;
+        if (atomic_compare_exchange_weak(&full_disk_room, &room, room - (long long)k)) return (ssize_t)k;
     }
-    size_t k = (unsigned long long)full_disk_room < n ? (size_t)full_disk_room : n;
-    full_disk_room -= (long long)k;
-    return (ssize_t)k;
 }
 
 static ssize_t full_write(int fd, const void *p, size_t n) {
