@@ -55,7 +55,7 @@ test-release: build tools
 test-sanitize: | deps
 	cmake -S . -B $(BUILD_SAN) $(GENERATOR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCZK_SANITIZE=ON -DCZK_CUDA=OFF $(CMAKE_ARGS)
 	cmake --build $(BUILD_SAN) -j $(JOBS)
-	cd $(BUILD_SAN) && CZK_TEST_SCALE=$${CZK_TEST_SCALE:-0.2} ctest --output-on-failure -j $(JOBS) -E 'fuzz_decoders|snarkjs_verify|porep_check|kinds_check'
+	cd $(BUILD_SAN) && CZK_TEST_SCALE=$${CZK_TEST_SCALE:-0.2} ctest --output-on-failure -j $(JOBS) -E 'fuzz_decoders|snarkjs_verify|porep_check|kinds_check|request_memory_check'
 
 # ThreadSanitizer over the multi-threaded modules (the service and its journal among them)
 test-tsan: | deps

@@ -105,6 +105,14 @@ int main(int argc, char **argv) {
     go.socket_mode = dc.socket_mode;
     go.socket_group = dc.socket_group;
     go.receive_timeout_ms = dc.receive_timeout_ms;
+    go.receive_buffer_bytes = czk_daemon_receive_buffer(&dc); /* reserved in the budget below */
+    if (go.receive_buffer_bytes <= dc.max_message_bytes) {
+        fprintf(stderr,
+                "czkd: daemon.receive_buffer (%zu bytes) must be larger than daemon.max_message_size (%zu bytes): a "
+                "request of the largest size could never arrive\n",
+                go.receive_buffer_bytes, dc.max_message_bytes);
+        return 2;
+    }
     czk_log_set_level(dc.log_level);
     if (czk_grpc_security_check(dc.listen, &go, msg, sizeof msg) != CZK_OK) {
         fprintf(stderr, "czkd: %s\n", msg);
@@ -133,6 +141,7 @@ int main(int argc, char **argv) {
     sc.journal_max_disk_bytes = dc.journal_max_disk_bytes;
     sc.engine.budget_bytes = dc.total_budget;
     sc.engine.budget_margin_bytes = dc.safety_margin;
+    sc.engine.outside_fixed_bytes = go.receive_buffer_bytes;
     sc.engine.partition_workers = dc.partition_workers;
     sc.engine.critical_workers = dc.critical_workers;
     sc.engine.gpu_workers = dc.gpu_workers_per_device * devices;
@@ -163,10 +172,11 @@ int main(int argc, char **argv) {
             st = ss.engine;
             char http_port[32] = "";
             if (http) snprintf(http_port, sizeof http_port, " (port %d)", czk_http_port(http));
-            czk_log_info("czkd ready: gRPC on %s (port %d), status page %s%s, backend %s, budget %.1f GiB, pw %d, "
-                         "gw %d%s",
+            czk_log_info("czkd ready: gRPC on %s (port %d), status page %s%s, backend %s, budget %.1f GiB (%.0f MiB "
+                         "of it gRPC's receive buffers), pw %d, gw %d%s",
                          dc.listen, czk_grpc_server_port(grpc), http ? dc.status_listen : "off", http_port, be_name,
-                         (double)st.budget_total / 1073741824.0, st.partition_workers, st.gpu_workers,
+                         (double)st.budget_total / 1073741824.0, (double)go.receive_buffer_bytes / 1048576.0,
+                         st.partition_workers, st.gpu_workers,
                          dc.pack_abc ? ", a, b, c kept packed" : "");
             czk_service_status_free(&ss);
         }

@@ -10,7 +10,8 @@
  * It bounds what its users reserve: in the engine, the backend's fixed host
  * memory (the CUDA backend's pinned staging buffers, 4 × 64 MiB of
  * page-locked memory, czk_backend.host_fixed_bytes), the resident circuits
- * and each partition's host memory. Device memory is not host memory: the
+ * and each partition's host memory; in czkd also gRPC's receive buffers and
+ * each arrived request message (czk_budget_charge). Device memory is not host memory: the
  * CUDA backend's mem_cap_bytes bounds it (docs/engine.md). */
 #ifndef CZK_BUDGET_H
 #define CZK_BUDGET_H
@@ -54,6 +55,10 @@ czk_err czk_budget_reserve(czk_budget *b, size_t bytes, czk_priority prio, const
                            long timeout_ms, czk_reservation *out, char *msg, size_t msglen);
 /* Non-blocking: succeeds only when no one waits and the bytes are free. */
 bool czk_budget_try_reserve(czk_budget *b, size_t bytes, czk_reservation *out);
+/* Non-blocking, ahead of any waiter: for bytes that are in memory already
+ * (a request message that has arrived), which are either counted at once or
+ * dropped at once. Succeeds when the bytes are free. */
+bool czk_budget_charge(czk_budget *b, size_t bytes, czk_reservation *out);
 /* Gives back all but new_bytes (new_bytes <= r->bytes) and wakes waiters. */
 void czk_budget_shrink(czk_reservation *r, size_t new_bytes);
 /* Gives back everything (r->bytes becomes 0); a zeroed reservation is fine. */

@@ -103,11 +103,17 @@ typedef struct {
     char socket_group[256];                  /* a unix socket's group, name or number; "" = the process's */
     /* the gRPC receive path (czk only; docs/daemon.md, "gRPC: slow clients") */
     long receive_timeout_ms; /* a call's time from its start to its whole request message; default 60 s */
+    size_t receive_buffer_bytes; /* gRPC's memory for the messages it receives, reserved in the budget;
+                                  * 0 (default): twice max_message_bytes (czk_daemon_receive_buffer) */
     double journal_max_disk_share;         /* default 0.5 (0.01 … 1) */
     size_t journal_max_disk_bytes;         /* default 0: no cap */
     char config_path[CZK_DAEMON_PATH_MAX]; /* the file read ("" for none) */
     char warnings[2048];                   /* one line per ignored key, for the log */
 } czk_daemon_config;
+
+/* daemon.receive_buffer as czkd uses it: the configured size, or twice the
+ * message limit. */
+size_t czk_daemon_receive_buffer(const czk_daemon_config *c);
 
 /* The defaults above (reads HOME, XDG_STATE_HOME, CZK_PARAM_CACHE,
  * FIL_PROOFS_PARAMETER_CACHE). */

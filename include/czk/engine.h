@@ -62,6 +62,9 @@ typedef void (*czk_partition_event_fn)(void *ctx, uint64_t job_id, const char *r
 typedef struct {
     size_t budget_bytes;        /* 0: auto (czk_budget_auto_bytes minus budget_margin_bytes) */
     size_t budget_margin_bytes; /* auto only; 0: 10% of the auto size */
+    size_t outside_fixed_bytes; /* host memory held outside the engine for its whole life, reserved
+                                   from the budget at creation and counted as resident (czkd: the
+                                   gRPC server's receive buffers, daemon.receive_buffer); 0: none */
     int partition_workers;      /* pw, >= 1 (default 2) */
     int gpu_workers;            /* gw, >= 1 (default 2) */
     int finalizers;             /* ft, >= 1 (default 1) */
@@ -266,6 +269,9 @@ czk_err czk_engine_wait_flight(czk_engine *e, czk_flight f, int64_t value, long 
  * allocated never exceed the bytes reserved for them
  * (tests/engine/test_engine_budget.c). */
 void czk_engine_probe_budget(czk_engine *e, czk_budget_probe_fn fn, void *ctx);
+/* The engine's budget, for charging memory held outside the engine (the
+ * gRPC server's request messages); valid until czk_engine_destroy. */
+czk_budget *czk_engine_budget(czk_engine *e);
 /* Resets the high-water marks of the flight counters (and the budget's is
  * left alone): for measuring one phase. */
 void czk_engine_stats_reset_high_water(czk_engine *e);

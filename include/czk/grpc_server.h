@@ -10,7 +10,8 @@
  * message: INVALID_ARGUMENT (malformed message, bad job id, unknown circuit,
  * bad input), NOT_FOUND (unknown job), ALREADY_EXISTS (a request_id reused
  * for other content), RESOURCE_EXHAUSTED (queue limit, message size, too
- * many calls sending their request at once), DEADLINE_EXCEEDED (a request
+ * many calls sending their request at once, a request message the memory
+ * budget has no room for now, gRPC's receive buffers full), DEADLINE_EXCEEDED (a request
  * message that did not arrive within the receive timeout),
  * FAILED_PRECONDITION (evicting a circuit in use), UNIMPLEMENTED (Filecoin
  * proof kinds without circuit_id, unknown methods), UNAVAILABLE (stopping),
@@ -33,6 +34,15 @@ typedef struct czk_grpc_server czk_grpc_server;
 /* The default receive timeout: 60 s (a 256 MiB message at 40 Mbit/s). */
 #define CZK_GRPC_DEFAULT_RECEIVE_TIMEOUT_MS 60000L
 
+/* A request message larger than this is charged to the service's memory
+ * budget, CZK_GRPC_REQUEST_COPIES times its size, from its arrival until its
+ * handler is done (refused RESOURCE_EXHAUSTED when it does not fit): the
+ * message, its decoded copy, and what the service makes of it at submit (the
+ * journal's copy, the decoded proof input until the engine has charged it).
+ * Only SubmitProof and Prove may send one. */
+#define CZK_GRPC_UNCHARGED_MSG ((size_t)64 << 10)
+#define CZK_GRPC_REQUEST_COPIES 3
+
 /* Checks the form of a listen address (as czk_grpc_server_start takes it)
  * without binding: CZK_ERR_INVALID_ARGUMENT with a message when malformed. */
 czk_err czk_grpc_listen_check(const char *listen, char *msg, size_t msglen);
@@ -54,10 +64,17 @@ typedef struct {
     unsigned socket_mode;           /* a unix socket's permissions, set whatever the umask (0: 0660) */
     const char *socket_group;       /* a unix socket's group, a name or a number (NULL or "": the process's) */
 
-    /* the receive path (src/server/grpc_server.c; docs/daemon.md, "gRPC: slow clients and request bytes").
+    /* the receive path (src/server/grpc_server.c; docs/daemon.md, "gRPC: slow clients",
+     * "gRPC: request bytes and the memory budget").
      * No thread waits for a request message: the server's reactor receives every call's message. */
     long receive_timeout_ms; /* the time from a call's start until its whole request message has arrived;
                               * then the call ends DEADLINE_EXCEEDED (0: CZK_GRPC_DEFAULT_RECEIVE_TIMEOUT_MS) */
+    size_t receive_buffer_bytes; /* gRPC's resource quota: the memory gRPC may hold for the messages it is
+                                  * receiving (and an arrived one until it is read); past it gRPC resets
+                                  * streams, which the client sees as RESOURCE_EXHAUSTED. Pressure, not a
+                                  * hard cap: gRPC reclaims after it has allocated. Larger than max_msg_bytes,
+                                  * or a message of the largest size could not arrive. 0: no quota (czkd
+                                  * always sets one, daemon.receive_buffer, and reserves it in the budget) */
 } czk_grpc_server_options;
 
 /* Whether a listen or client address reaches only this host: unix:, localhost,

@@ -78,6 +78,11 @@ czk_err czk_service_open(czk_service **out, const czk_service_config *cfg, char 
  * leaves unfinished jobs in the journal to be re-queued on the next open,
  * joins every thread and frees everything. NULL is ignored. */
 void czk_service_close(czk_service *s);
+
+/* The engine's memory budget (czk_engine_budget), for the bytes a server
+ * holds for the service: the gRPC server charges each request message to it
+ * while the message is handled. Valid until czk_service_close. */
+czk_budget *czk_service_budget(czk_service *s);
 /* The first half of close: refuse new submissions from now on. */
 void czk_service_stop_accepting(czk_service *s);
 

@@ -168,11 +168,11 @@ czk_err czk_budget_reserve(czk_budget *b, size_t bytes, czk_priority prio, const
     return e;
 }
 
-bool czk_budget_try_reserve(czk_budget *b, size_t bytes, czk_reservation *out) {
+static bool reserve_now(czk_budget *b, size_t bytes, bool ahead_of_waiters, czk_reservation *out) {
     out->budget = b;
     out->bytes = 0;
     pthread_mutex_lock(&b->mu);
-    bool ok = !b->head && b->total - b->reserved >= bytes;
+    bool ok = (ahead_of_waiters || !b->head) && b->total - b->reserved >= bytes;
     if (ok) {
         take(b, bytes);
         out->bytes = bytes;
@@ -180,6 +180,12 @@ bool czk_budget_try_reserve(czk_budget *b, size_t bytes, czk_reservation *out) {
     pthread_mutex_unlock(&b->mu);
     return ok;
 }
+
+bool czk_budget_try_reserve(czk_budget *b, size_t bytes, czk_reservation *out) {
+    return reserve_now(b, bytes, false, out);
+}
+
+bool czk_budget_charge(czk_budget *b, size_t bytes, czk_reservation *out) { return reserve_now(b, bytes, true, out); }
 
 void czk_budget_shrink(czk_reservation *r, size_t new_bytes) {
     if (!r->budget || new_bytes >= r->bytes) return;

@@ -53,6 +53,8 @@ czk_err czk_engine_wait_flight(czk_engine *e, czk_flight f, int64_t value, long 
 
 void czk_engine_probe_budget(czk_engine *e, czk_budget_probe_fn fn, void *ctx) { czk_budget_probe(e->budget, fn, ctx); }
 
+czk_budget *czk_engine_budget(czk_engine *e) { return e->budget; }
+
 int64_t eng_now_ns(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);

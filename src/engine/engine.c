@@ -136,13 +136,16 @@ czk_err czk_engine_create(czk_engine **out, const czk_engine_config *cfg_in, cha
     } else {
         e->own_backend = true;
     }
-    size_t fixed = e->backend->host_fixed_bytes;
+    size_t be_fixed = e->backend->host_fixed_bytes, fixed = be_fixed + cfg.outside_fixed_bytes;
+    if (fixed < be_fixed) fixed = SIZE_MAX;
     if (fixed) {
         if (!czk_budget_try_reserve(e->budget, fixed, &e->fixed_res)) {
             ENG_MSG(msg, msglen,
-                    "the budget (%zu bytes, %.1f MiB) cannot hold the %s backend's fixed host memory (%zu bytes, "
-                    "%.1f MiB: its pinned staging buffers)",
-                    bytes, bytes / 1048576.0, czk_backend_name(e->backend), fixed, fixed / 1048576.0);
+                    "the budget (%zu bytes, %.1f MiB) cannot hold the fixed host memory: the %s backend's %zu bytes "
+                    "(%.1f MiB: its pinned staging buffers) and %zu bytes (%.1f MiB) held outside the engine (czkd: "
+                    "the gRPC receive buffers, daemon.receive_buffer)",
+                    bytes, bytes / 1048576.0, czk_backend_name(e->backend), be_fixed, be_fixed / 1048576.0,
+                    cfg.outside_fixed_bytes, cfg.outside_fixed_bytes / 1048576.0);
             engine_free(e);
             return CZK_ERR_INVALID_ARGUMENT;
         }

@@ -270,6 +270,20 @@ static czk_err k_request_timeout(czk_daemon_config *c, const czk_toml_value *v, 
 static czk_err k_receive_timeout(czk_daemon_config *c, const czk_toml_value *v, char *why, size_t wl) {
     return timeout_ms(v, &c->receive_timeout_ms, why, wl);
 }
+static czk_err k_receive_buffer(czk_daemon_config *c, const czk_toml_value *v, char *why, size_t wl) {
+    size_t n;
+    czk_err e = size_of(v, &n, why, wl);
+    if (!e && (n < ((size_t)1 << 20) || n > ((size_t)64 << 30))) {
+        set_msg(why, wl, "must be between 1 MiB and 64 GiB");
+        e = CZK_ERR_INVALID_ARGUMENT;
+    }
+    if (!e) c->receive_buffer_bytes = n;
+    return e;
+}
+
+size_t czk_daemon_receive_buffer(const czk_daemon_config *c) {
+    return c->receive_buffer_bytes ? c->receive_buffer_bytes : 2 * c->max_message_bytes;
+}
 static czk_err k_state_dir(czk_daemon_config *c, const czk_toml_value *v, char *why, size_t wl) {
     return copy_str(c->state_dir, sizeof c->state_dir, v, false, why, wl);
 }
@@ -480,6 +494,7 @@ static const key_handler KEYS[] = {
     {"daemon.socket_mode", k_socket_mode},
     {"daemon.socket_group", k_socket_group},
     {"daemon.receive_timeout", k_receive_timeout},
+    {"daemon.receive_buffer", k_receive_buffer},
     {"journal.max_disk_share", k_journal_share},
     {"journal.max_disk_size", k_journal_size},
     {"memory.total_budget", k_total_budget},

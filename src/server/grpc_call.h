@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "czk/budget.h"
 #include "czk/grpc_server.h"
 #include "grpc_internal.h"
 
@@ -45,7 +46,8 @@ typedef struct call_ctx {
     grpc_call *call;
     grpc_call_details details;
     grpc_metadata_array md;
-    grpc_byte_buffer *payload;
+    grpc_byte_buffer *payload;    /* the request message, until it is read (serve_call) */
+    czk_reservation charge;       /* its bytes in the service's budget, from arrival to the handler's end */
     int cancelled;           /* RECV_CLOSE_ON_SERVER's result */
     grpc_status_code status; /* what czk_grpc_call_finish sent */
     char status_msg[256];    /* its message (shortened) */

@@ -132,6 +132,7 @@ static call_ctx *ctx_new(czk_grpc_server *s) {
 static void ctx_free(call_ctx *c) {
     if (!c) return;
     if (c->payload) grpc_byte_buffer_destroy(c->payload);
+    czk_budget_release(&c->charge);
     if (c->call) grpc_call_unref(c->call);
     if (c->refused) grpc_slice_unref(c->status_slice);
     grpc_call_details_destroy(&c->details);
@@ -217,6 +218,8 @@ static void serve_call(call_ctx *c) {
     }
     grpc_slice body = grpc_byte_buffer_reader_readall(&reader);
     grpc_byte_buffer_reader_destroy(&reader);
+    grpc_byte_buffer_destroy(c->payload); /* read: the body is the one copy now */
+    c->payload = NULL;
     czk_grpc_request rq;
     msg[0] = 0;
     grpc_status_code st = czk_grpc_request_decode(&rq, (czk_grpc_method)m, GRPC_SLICE_START_PTR(body),
@@ -243,6 +246,7 @@ static void log_call(const call_ctx *c, grpc_status_code st, const char *why, do
 static void handle_call(call_ctx *c) {
     c->status = GRPC_STATUS_UNKNOWN;
     serve_call(c);
+    czk_budget_release(&c->charge); /* the request's bytes are freed */
     log_call(c, c->status, c->status_msg, c->arrived_s);
 }
 
@@ -398,6 +402,36 @@ static void on_arrival(czk_grpc_server *s, call_ctx *c) {
     reactor_release(c);
 }
 
+/* Charges an arrived request message to the service's budget,
+ * CZK_GRPC_REQUEST_COPIES times its size (the message and its decoded copy
+ * in serve_call; the decoded copy, the journal's and the decoded proof input
+ * in the service's submit), until its handler is done; the reactor never
+ * waits, so a message that does not
+ * fit now is refused RESOURCE_EXHAUSTED. A message of at most
+ * CZK_GRPC_UNCHARGED_MSG is not charged, so that AwaitProof, CancelProof and
+ * GetStatus get through a budget full of partitions; only SubmitProof and
+ * Prove may be larger. */
+static grpc_status_code charge_request(czk_grpc_server *s, call_ctx *c, char *msg, size_t msglen) {
+    size_t len = grpc_byte_buffer_length(c->payload);
+    if (len <= CZK_GRPC_UNCHARGED_MSG) return GRPC_STATUS_OK;
+    int m = czk_grpc_method_find((const char *)GRPC_SLICE_START_PTR(c->details.method),
+                                 GRPC_SLICE_LENGTH(c->details.method));
+    if (m != CZK_GRPC_SUBMIT && m != CZK_GRPC_PROVE) {
+        snprintf(msg, msglen, "the %s request is %zu bytes; such a request is at most %zu bytes", czk_grpc_method_path(m),
+                 len, (size_t)CZK_GRPC_UNCHARGED_MSG);
+        return GRPC_STATUS_INVALID_ARGUMENT;
+    }
+    czk_budget *b = czk_service_budget(s->svc);
+    size_t need = CZK_GRPC_REQUEST_COPIES * len;
+    if (czk_budget_charge(b, need, &c->charge)) return GRPC_STATUS_OK;
+    size_t total = czk_budget_total(b), used = czk_budget_reserved(b);
+    snprintf(msg, msglen,
+             "the memory budget has no room now for this request: its %zu bytes are charged %d times while it is "
+             "decoded and journalled (%.1f MiB), and %.1f of the budget's %.1f MiB are in use; try again later",
+             len, CZK_GRPC_REQUEST_COPIES, need / 1048576.0, used / 1048576.0, total / 1048576.0);
+    return GRPC_STATUS_RESOURCE_EXHAUSTED;
+}
+
 /* A call's message arrived (or its receive failed or was cancelled). */
 static void on_received(czk_grpc_server *s, call_ctx *c, int success) {
     c->in_flight--;
@@ -415,6 +449,15 @@ static void on_received(czk_grpc_server *s, call_ctx *c, int success) {
     }
     if (atomic_load(&s->stopping)) {
         reactor_refuse(c, GRPC_STATUS_UNAVAILABLE, "the server is shutting down");
+        reactor_release(c);
+        return;
+    }
+    char msg[MSG];
+    grpc_status_code st = charge_request(s, c, msg, sizeof msg);
+    if (st != GRPC_STATUS_OK) {
+        grpc_byte_buffer_destroy(c->payload); /* refused: its bytes go at once */
+        c->payload = NULL;
+        reactor_refuse(c, st, msg);
         reactor_release(c);
         return;
     }
@@ -622,7 +665,23 @@ czk_err czk_grpc_server_start(czk_grpc_server **out, czk_service *svc, const cha
     args[2].key = (char *)GRPC_ARG_ALLOW_REUSEPORT;
     args[2].value.integer = 0;
     grpc_channel_args ch = {3, args};
+    grpc_arg args4[4];
+    memcpy(args4, args, sizeof args);
+    /* the bytes gRPC holds for the calls it receives: past the quota it
+     * resets streams (RESOURCE_EXHAUSTED at the client) */
+    grpc_resource_quota *quota = NULL;
+    if (opt->receive_buffer_bytes) {
+        quota = grpc_resource_quota_create("czk-receive");
+        grpc_resource_quota_resize(quota, opt->receive_buffer_bytes);
+        args4[3].type = GRPC_ARG_POINTER;
+        args4[3].key = (char *)GRPC_ARG_RESOURCE_QUOTA;
+        args4[3].value.pointer.p = quota;
+        args4[3].value.pointer.vtable = grpc_resource_quota_arg_vtable();
+        ch.num_args = 4;
+        ch.args = args4;
+    }
     s->server = grpc_server_create(&ch, NULL);
+    if (quota) grpc_resource_quota_unref(quota); /* the server holds its own reference */
     s->cq = grpc_completion_queue_create_for_next(NULL);
     grpc_server_register_completion_queue(s->server, s->cq, NULL);
     grpc_server_credentials *creds = czk_grpc_security_server_creds(sec);

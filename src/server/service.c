@@ -806,6 +806,8 @@ void czk_service_stop_accepting(czk_service *s) {
     if (was) czk_log_info("service: no longer accepting jobs");
 }
 
+czk_budget *czk_service_budget(czk_service *s) { return czk_engine_budget(s->engine); }
+
 void czk_service_close(czk_service *s) {
     if (!s) return;
     czk_service_stop_accepting(s);

@@ -1,6 +1,6 @@
 /* The memory budget: immediate refusal of impossible requests, service in
  * priority-then-age order without overtaking, cancellation and timeouts,
- * shrink/transfer accounting, waiters woken by a shrink, and a
+ * charges ahead of waiters for bytes already in memory, shrink/transfer accounting, waiters woken by a shrink, and a
  * multi-threaded stress run whose high-water mark never passes the total. */
 #include <pthread.h>
 #include <sched.h>
@@ -110,6 +110,11 @@ static void test_no_overtaking(void) {
     /* 300 bytes are free: enough for small, but big is ahead of it */
     czk_reservation probe;
     CHECK(!czk_budget_try_reserve(B, 100, &probe));
+    CHECK(norder == 0);
+    /* bytes already in memory are charged ahead of the waiters, when they fit */
+    CHECK(!czk_budget_charge(B, 301, &probe) && probe.bytes == 0);
+    CHECK(czk_budget_charge(B, 300, &probe) && probe.bytes == 300 && czk_budget_reserved(B) == 1000);
+    czk_budget_release(&probe);
     CHECK(norder == 0);
     czk_budget_release(&hold);
     pthread_join(tb, NULL);

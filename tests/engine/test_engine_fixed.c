@@ -3,17 +3,20 @@
  * engine's creation, an engine whose budget cannot hold it refused with a
  * message, a job's partitions fitting only in what is left, and nothing
  * charged once the engine is gone. Runs on the CPU backend with the field
- * set by hand (the CUDA backend sets it to 4 × 64 MiB). */
+ * set by hand (the CUDA backend sets it to 4 × 64 MiB). The memory held
+ * outside the engine (czk_engine_config.outside_fixed_bytes: czkd's gRPC
+ * receive buffers) is charged beside it, the same way. */
 #include <string.h>
 
 #include "czk/engine.h"
 #include "czk/groth16_io.h"
 #include "test.h"
 
-static czk_engine *make(czk_backend *be, size_t budget, czk_err *err, char *msg, size_t msglen) {
+static czk_engine *make(czk_backend *be, size_t budget, size_t outside, czk_err *err, char *msg, size_t msglen) {
     czk_engine_config cfg;
     czk_engine_config_default(&cfg);
     cfg.budget_bytes = budget;
+    cfg.outside_fixed_bytes = outside;
     cfg.partition_workers = 1;
     cfg.gpu_workers = 1;
     cfg.threads = 2;
@@ -34,17 +37,22 @@ int main(void) {
 
     /* a budget smaller than the fixed part: refused, saying why */
     czk_err err;
-    czk_engine *e = make(be, (size_t)64 << 20, &err, msg, sizeof msg);
+    czk_engine *e = make(be, (size_t)64 << 20, 0, &err, msg, sizeof msg);
     CHECK_MSG(!e && err == CZK_ERR_INVALID_ARGUMENT && strstr(msg, "fixed host memory"), "small budget: %s", msg);
+    /* ... and one that holds the backend's part but not the outside part too */
+    const size_t outside = (size_t)64 << 20;
+    e = make(be, (size_t)128 << 20, outside, &err, msg, sizeof msg);
+    CHECK_MSG(!e && err == CZK_ERR_INVALID_ARGUMENT && strstr(msg, "daemon.receive_buffer"), "outside part: %s", msg);
 
-    /* charged as resident, before any circuit */
-    e = make(be, (size_t)512 << 20, &err, msg, sizeof msg);
+    /* charged as resident, before any circuit (the outside part as well) */
+    e = make(be, (size_t)512 << 20, outside, &err, msg, sizeof msg);
     CHECK_MSG(e && err == CZK_OK, "engine: %s", msg);
     if (!e) return test_finish("engine_fixed");
     czk_engine_stats st;
     czk_engine_stats_get(e, &st);
-    CHECK_MSG(st.budget_resident == fixed && st.budget_reserved == fixed, "resident %zu reserved %zu, fixed %zu",
-              st.budget_resident, st.budget_reserved, fixed);
+    CHECK_MSG(st.budget_resident == fixed + outside && st.budget_reserved == fixed + outside,
+              "resident %zu reserved %zu, fixed %zu + outside %zu", st.budget_resident, st.budget_reserved, fixed,
+              outside);
 
     /* a circuit and a job fit in what is left, and prove */
     czk_circuit c;
@@ -59,7 +67,7 @@ int main(void) {
           czk_prover_key_init(&key, &r1cs, msg, sizeof msg) == CZK_OK);
     CHECK_MSG(czk_engine_register_circuit(e, &c, &params, &key, msg, sizeof msg) == CZK_OK, "register: %s", msg);
     czk_engine_stats_get(e, &st);
-    CHECK(st.budget_resident > fixed);
+    CHECK(st.budget_resident > fixed + outside);
     uint64_t id = 0;
     CHECK(czk_engine_submit(e, NULL, "demo", 3, CZK_PRIO_NORMAL, &id, msg, sizeof msg) == CZK_OK);
     czk_job_result r;

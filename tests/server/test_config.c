@@ -74,6 +74,7 @@ static void test_defaults(void) {
     CHECK(c.token_file[0] == 0 && c.status_allowed_hosts[0] == 0 && c.status_per_ip_limit == 8 &&
           c.status_connection_limit == 64 && c.status_request_timeout_ms == 10000);
     CHECK(c.receive_timeout_ms == 60000); /* the gRPC receive timeout */
+    CHECK(c.receive_buffer_bytes == 0 && czk_daemon_receive_buffer(&c) == (size_t)512 << 20); /* 2 x 256 MiB */
     setenv("XDG_STATE_HOME", "/xs", 1);
     setenv("XDG_CACHE_HOME", "/xc", 1);
     czk_daemon_config_default(&c);
@@ -162,6 +163,10 @@ static void test_good(void) {
     CHECK(parse(&c, "[daemon]\nreceive_timeout = \"2m\"\n", msg, sizeof msg) == CZK_OK &&
           c.receive_timeout_ms == 120000);
     CHECK(parse(&c, "[daemon]\nreceive_timeout = 7\n", msg, sizeof msg) == CZK_OK && c.receive_timeout_ms == 7000);
+    CHECK(parse(&c, "[daemon]\nmax_message_size = \"64MiB\"\n", msg, sizeof msg) == CZK_OK &&
+          czk_daemon_receive_buffer(&c) == (size_t)128 << 20); /* twice the message limit */
+    CHECK(parse(&c, "[daemon]\nreceive_buffer = \"1GiB\"\n", msg, sizeof msg) == CZK_OK &&
+          c.receive_buffer_bytes == (size_t)1 << 30 && czk_daemon_receive_buffer(&c) == (size_t)1 << 30);
 }
 
 static void test_bad(void) {
@@ -218,6 +223,8 @@ static void test_bad(void) {
         {"[daemon]\nreceive_timeout = \"50ms\"\n", "key 'daemon.receive_timeout': must be between 100ms and 1h",
          CZK_ERR_INVALID_ARGUMENT},
         {"[daemon]\nreceive_timeout = 0\n", "key 'daemon.receive_timeout': must be between 1 and 3600 seconds",
+         CZK_ERR_INVALID_ARGUMENT},
+        {"[daemon]\nreceive_buffer = \"512KiB\"\n", "key 'daemon.receive_buffer': must be between 1 MiB and 64 GiB",
          CZK_ERR_INVALID_ARGUMENT},
         {"[daemon]\nstatus_allowed_hosts = \"a.example\"\n", "key 'daemon.status_allowed_hosts': expected an array",
          CZK_ERR_INVALID_ARGUMENT},
