@@ -39,4 +39,8 @@ typedef enum {
 /* A short, stable English description of an error code ("ok" for CZK_OK). */
 const char *czk_err_str(czk_err e);
 
+/* Writes printf(fmt, …) to msg (nothing when msg is NULL or msglen 0) and
+ * returns e: `return czk_err_msg(msg, msglen, CZK_ERR_FORMAT, "…", …);`. */
+czk_err czk_err_msg(char *msg, size_t msglen, czk_err e, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
 #endif

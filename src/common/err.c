@@ -1,6 +1,19 @@
 /* czk — error descriptions. */
 #include "czk/err.h"
 
+#include <stdarg.h>
+#include <stdio.h>
+
+czk_err czk_err_msg(char *msg, size_t msglen, czk_err e, const char *fmt, ...) {
+    if (msg && msglen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(msg, msglen, fmt, ap);
+        va_end(ap);
+    }
+    return e;
+}
+
 const char *czk_err_str(czk_err e) {
     switch (e) {
     case CZK_OK: return "ok";

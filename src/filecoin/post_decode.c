@@ -34,18 +34,6 @@
 #include "czk/pool.h"
 #include "czk/poseidon.h"
 
-static czk_err fail(char *msg, size_t msglen, czk_err e, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
-static czk_err fail(char *msg, size_t msglen, czk_err e, const char *fmt, ...) {
-    if (msg && msglen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(msg, msglen, fmt, ap);
-        va_end(ap);
-    }
-    return e;
-}
-
 static void hex8(char out[17], const uint8_t v[32]) {
     for (int i = 0; i < 8; i++) snprintf(out + 2 * i, 3, "%02x", v[i]);
 }
@@ -114,7 +102,7 @@ static czk_err read_proof(const czk_fil_bytes *b, size_t j, const czk_bc_tree_sh
     x->paths = calloc(want, sizeof *x->paths);
     if (!x->leaves || !x->roots || !x->paths) {
         raw_free(x);
-        return fail(msg, msglen, CZK_ERR_NO_MEMORY, "%s: out of memory", root);
+        return czk_err_msg(msg, msglen, CZK_ERR_NO_MEMORY, "%s: out of memory", root);
     }
     x->n = want;
     for (size_t c = 0; c < want && !e; c++) {
@@ -140,40 +128,45 @@ static czk_err check_proof(const raw_proof *x, const uint64_t *ch, size_t j, cha
     for (size_t c = 0; c < x->n; c++) {
         if (memcmp(x->roots[c], x->comm_r_last, 32)) {
             hex8(h1, x->roots[c]), hex8(h2, x->comm_r_last);
-            return fail(msg, msglen, CZK_ERR_MISMATCH,
-                        "vanilla_proofs[%zu].%s.inclusion_proofs[%zu].root: %s… is not the sector proof's comm_r_last "
-                        "%s…", j, f, c, h1, h2);
+            return czk_err_msg(
+                msg, msglen, CZK_ERR_MISMATCH,
+                "vanilla_proofs[%zu].%s.inclusion_proofs[%zu].root: %s… is not the sector proof's comm_r_last "
+                "%s…",
+                j, f, c, h1, h2);
         }
     }
     uint8_t want[32];
     czk_err e = hash2(x->comm_c, x->comm_r_last, want);
-    if (e) return fail(msg, msglen, e, "vanilla_proofs[%zu]: cannot hash comm_c and comm_r_last (%s)", j, czk_err_str(e));
+    if (e)
+        return czk_err_msg(msg, msglen, e, "vanilla_proofs[%zu]: cannot hash comm_c and comm_r_last (%s)", j,
+                           czk_err_str(e));
     if (memcmp(want, x->comm_r, 32)) {
         hex8(h1, x->comm_r), hex8(h2, want);
-        return fail(msg, msglen, CZK_ERR_MISMATCH,
-                    "vanilla_proofs[%zu].comm_r: %s… is not Poseidon2(comm_c, comm_r_last) = %s…", j, h1, h2);
+        return czk_err_msg(msg, msglen, CZK_ERR_MISMATCH,
+                           "vanilla_proofs[%zu].comm_r: %s… is not Poseidon2(comm_c, comm_r_last) = %s…", j, h1, h2);
     }
     for (size_t c = 0; c < x->n; c++) {
         const uint64_t got = czk_bc_path_index(&x->paths[c]);
         if (got != ch[c])
-            return fail(msg, msglen, CZK_ERR_MISMATCH,
-                        "vanilla_proofs[%zu].%s.inclusion_proofs[%zu]: the path opens leaf %" PRIu64
-                        ", the challenge is %" PRIu64, j, f, c, got, ch[c]);
+            return czk_err_msg(msg, msglen, CZK_ERR_MISMATCH,
+                               "vanilla_proofs[%zu].%s.inclusion_proofs[%zu]: the path opens leaf %" PRIu64
+                               ", the challenge is %" PRIu64,
+                               j, f, c, got, ch[c]);
         uint8_t top[32];
         size_t bl = 0;
         int bs = 0;
         e = czk_fil_c1_path_root(CZK_FIL_C1_POSEIDON, &x->paths[c], 0, x->paths[c].n_levels, x->leaves[c], top, &bl,
                                  &bs);
-        if (e == CZK_ERR_NO_MEMORY) return fail(msg, msglen, e, "vanilla_proofs[%zu]: out of memory hashing", j);
+        if (e == CZK_ERR_NO_MEMORY) return czk_err_msg(msg, msglen, e, "vanilla_proofs[%zu]: out of memory hashing", j);
         if (e)
-            return fail(msg, msglen, CZK_ERR_MISMATCH,
-                        "vanilla_proofs[%zu].%s.inclusion_proofs[%zu]: level %zu cannot be hashed (%s)", j, f, c, bl,
-                        czk_err_str(e));
+            return czk_err_msg(msg, msglen, CZK_ERR_MISMATCH,
+                               "vanilla_proofs[%zu].%s.inclusion_proofs[%zu]: level %zu cannot be hashed (%s)", j, f, c,
+                               bl, czk_err_str(e));
         if (memcmp(top, x->roots[c], 32)) {
             hex8(h1, top), hex8(h2, x->roots[c]);
-            return fail(msg, msglen, CZK_ERR_MISMATCH,
-                        "vanilla_proofs[%zu].%s.inclusion_proofs[%zu]: the path hashes to %s…, not its root %s…", j, f,
-                        c, h1, h2);
+            return czk_err_msg(msg, msglen, CZK_ERR_MISMATCH,
+                               "vanilla_proofs[%zu].%s.inclusion_proofs[%zu]: the path hashes to %s…, not its root %s…",
+                               j, f, c, h1, h2);
         }
     }
     return CZK_OK;
@@ -262,7 +255,7 @@ static void decode_one(decode_job *d, size_t j, char *msg, size_t msglen) {
     for (size_t c = 0; c < (d->winning ? d->want : 1) && !e; c++)
         e = czk_fil_post_sector_leaf_challenges(p, d->randomness, s->x.sector_id, d->winning ? 0 : d->partition_index,
                                                 d->winning ? c : j, d->winning ? &s->ch[c] : s->ch);
-    if (e == CZK_ERR_NO_MEMORY) e = fail(msg, msglen, e, "out of memory deriving the challenges");
+    if (e == CZK_ERR_NO_MEMORY) e = czk_err_msg(msg, msglen, e, "out of memory deriving the challenges");
     if (!e) e = check_proof(&s->x, s->ch, j, msg, msglen);
     s->e = e, s->state = e ? ST_CHECK_FAILED : ST_OK;
 }
@@ -314,27 +307,30 @@ czk_err czk_fil_post_decode_threads(const czk_fil_post_proof *p, uint64_t miner_
                                     const uint8_t randomness[32], const czk_fil_bytes *vanilla, size_t n, int threads,
                                     czk_fil_post_partition *out, char *msg, size_t msglen) {
     if (msg && msglen) msg[0] = 0;
-    if (!out) return fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "no output");
+    if (!out) return czk_err_msg(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "no output");
     memset(out, 0, sizeof *out);
-    if (!p) return fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "registered_proof: not a PoSt proof");
-    if (!randomness) return fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "randomness: missing");
-    if (n == 0 || !vanilla) return fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "vanilla_proofs: none");
+    if (!p) return czk_err_msg(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "registered_proof: not a PoSt proof");
+    if (!randomness) return czk_err_msg(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "randomness: missing");
+    if (n == 0 || !vanilla) return czk_err_msg(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "vanilla_proofs: none");
     const bool winning = p->kind == CZK_FIL_POST_WINNING;
     if (winning && n != 1)
-        return fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT,
-                    "vanilla_proofs: %zu for %s, WinningPoSt takes 1 (the challenged sector's)", n, p->name);
+        return czk_err_msg(msg, msglen, CZK_ERR_INVALID_ARGUMENT,
+                           "vanilla_proofs: %zu for %s, WinningPoSt takes 1 (the challenged sector's)", n, p->name);
     if (winning && partition_index != 0)
-        return fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT,
-                    "partition_index: %" PRIu32 " for %s, WinningPoSt has the one partition 0", partition_index, p->name);
+        return czk_err_msg(msg, msglen, CZK_ERR_INVALID_ARGUMENT,
+                           "partition_index: %" PRIu32 " for %s, WinningPoSt has the one partition 0", partition_index,
+                           p->name);
     if (!winning && n > p->sector_count)
-        return fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT,
-                    "vanilla_proofs: %zu sectors, a %s partition holds %" PRIu32 " (can only prove a single partition)",
-                    n, p->name, p->sector_count);
+        return czk_err_msg(msg, msglen, CZK_ERR_INVALID_ARGUMENT,
+                           "vanilla_proofs: %zu sectors, a %s partition holds %" PRIu32
+                           " (can only prove a single partition)",
+                           n, p->name, p->sector_count);
     czk_fr t;
     if (!czk_fr_from_bytes_le(&t, randomness))
-        return fail(msg, msglen, CZK_ERR_NOT_CANONICAL, "randomness: not below the field modulus r (as_safe_commitment)");
+        return czk_err_msg(msg, msglen, CZK_ERR_NOT_CANONICAL,
+                           "randomness: not below the field modulus r (as_safe_commitment)");
     czk_bc_tree_shape shape;
-    if (post_shape(p, &shape)) return fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "%s: no tree shape", p->name);
+    if (post_shape(p, &shape)) return czk_err_msg(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "%s: no tree shape", p->name);
     const size_t want = p->challenge_count;
 
     out->registered_proof = p->id;
@@ -364,7 +360,7 @@ czk_err czk_fil_post_decode_threads(const czk_fil_post_proof *p, uint64_t miner_
     out->sectors = calloc(n_out, sizeof *out->sectors);
     czk_err e = CZK_OK;
     if (!out->sectors || !d.slots || !ch || (with_msg && !d.msgs)) {
-        e = fail(msg, msglen, CZK_ERR_NO_MEMORY, "out of memory");
+        e = czk_err_msg(msg, msglen, CZK_ERR_NO_MEMORY, "out of memory");
         goto done;
     }
     for (size_t j = 0; j < n; j++) d.slots[j].ch = ch + j * want;
@@ -380,15 +376,15 @@ czk_err czk_fil_post_decode_threads(const czk_fil_post_proof *p, uint64_t miner_
         }
         for (size_t i = 0; i < j && !e; i++)
             if (out->sectors[i].sector_id == s->x.sector_id)
-                e = fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT,
-                         "vanilla_proofs[%zu].sector_id: %" PRIu64 " is vanilla_proofs[%zu]'s too", j, s->x.sector_id,
-                         i);
+                e = czk_err_msg(msg, msglen, CZK_ERR_INVALID_ARGUMENT,
+                                "vanilla_proofs[%zu].sector_id: %" PRIu64 " is vanilla_proofs[%zu]'s too", j,
+                                s->x.sector_id, i);
         if (!e && s->state == ST_CHECK_FAILED) {
             e = s->e;
             if (with_msg) snprintf(msg, msglen, "%s", why);
         }
         if (!e && s->state != ST_OK) /* skipped below a failure that is not there: cannot happen */
-            e = fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "vanilla_proofs[%zu]: not checked", j);
+            e = czk_err_msg(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "vanilla_proofs[%zu]: not checked", j);
         if (!e && winning) {
             for (size_t c = 0; c < want && !e; c++) {
                 e = fill_sector(&out->sectors[c], &s->x, s->ch, c);
@@ -398,7 +394,7 @@ czk_err czk_fil_post_decode_threads(const czk_fil_post_proof *p, uint64_t miner_
             e = fill_sector(&out->sectors[j], &s->x, s->ch, SIZE_MAX);
             if (!e) out->n_sectors++;
         }
-        if (e == CZK_ERR_NO_MEMORY && !(msg && msg[0])) fail(msg, msglen, e, "out of memory");
+        if (e == CZK_ERR_NO_MEMORY && !(msg && msg[0])) czk_err_msg(msg, msglen, e, "out of memory");
         raw_free(&s->x);
     }
 done:

@@ -18,18 +18,6 @@
 #define TAG_COMM_C 17u
 #define TAG_NODE 18u
 
-static czk_err fail(char *msg, size_t msglen, czk_err e, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
-static czk_err fail(char *msg, size_t msglen, czk_err e, const char *fmt, ...) {
-    if (msg && msglen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(msg, msglen, fmt, ap);
-        va_end(ap);
-    }
-    return e;
-}
-
 void czk_fil_testseal_post_randomness(uint64_t seed, uint8_t out[32]) { czk_fil_ts_derive("post-randomness", seed, out); }
 
 uint64_t czk_fil_testseal_post_sector_id(uint64_t seed, uint32_t i) {
@@ -74,7 +62,7 @@ static czk_err make_sector(const czk_fil_testseal_post_opts *o, uint32_t i, uint
     const uint64_t nodes = p->sector_size / 32;
     const size_t nl = o->sparse ? n : (size_t)nodes;
     czk_fil_ts_node *leaves = malloc(nl * sizeof *leaves);
-    if (!leaves) return fail(msg, msglen, CZK_ERR_NO_MEMORY, "out of memory");
+    if (!leaves) return czk_err_msg(msg, msglen, CZK_ERR_NO_MEMORY, "out of memory");
     for (size_t j = 0; j < nl; j++) {
         leaves[j].index = o->sparse ? ch[j] : j;
         czk_fil_ts_arbitrary(o->seed, TAG_LEAF, i, leaves[j].index, leaves[j].v);
@@ -92,17 +80,19 @@ static czk_err make_sector(const czk_fil_testseal_post_opts *o, uint32_t i, uint
     czk_fr in[2], r;
     uint8_t (*lv)[32] = calloc(n, 32);
     czk_fil_path *paths = calloc(n, sizeof *paths);
-    if (!lv || !paths) e = fail(msg, msglen, CZK_ERR_NO_MEMORY, "out of memory");
+    if (!lv || !paths) e = czk_err_msg(msg, msglen, CZK_ERR_NO_MEMORY, "out of memory");
     if (!e && (!czk_fr_from_bytes_le(&in[0], comm_c) || !czk_fr_from_bytes_le(&in[1], comm_r_last)))
-        e = fail(msg, msglen, CZK_ERR_NOT_CANONICAL, "sector %" PRIu64 ": comm_c or comm_r_last not canonical", sid);
-    if (!e && (e = czk_poseidon_hash(&r, in, 2))) fail(msg, msglen, e, "sector %" PRIu64 ": cannot hash comm_r", sid);
+        e = czk_err_msg(msg, msglen, CZK_ERR_NOT_CANONICAL, "sector %" PRIu64 ": comm_c or comm_r_last not canonical",
+                        sid);
+    if (!e && (e = czk_poseidon_hash(&r, in, 2)))
+        czk_err_msg(msg, msglen, e, "sector %" PRIu64 ": cannot hash comm_r", sid);
     if (!e) czk_fr_to_bytes_le(comm_r, &r);
     for (size_t c = 0; !e && c < n; c++)
         if ((e = czk_fil_ts_tree_path(&t, ch[c], &paths[c], lv[c])))
-            fail(msg, msglen, e, "sector %" PRIu64 ": no path to leaf %" PRIu64, sid, ch[c]);
+            czk_err_msg(msg, msglen, e, "sector %" PRIu64 ": no path to leaf %" PRIu64, sid, ch[c]);
     if (!e && (e = czk_fil_post_encode_sector_proof(p, sid, comm_r, comm_c, comm_r_last, n, (const uint8_t(*)[32])lv,
                                                     paths, out)))
-        fail(msg, msglen, e, "sector %" PRIu64 ": cannot encode (%s)", sid, czk_err_str(e));
+        czk_err_msg(msg, msglen, e, "sector %" PRIu64 ": cannot encode (%s)", sid, czk_err_str(e));
     for (size_t c = 0; paths && c < n; c++) free(paths[c].levels);
     free(paths);
     free(lv);
@@ -145,7 +135,7 @@ static czk_err seal_one(seal_job *s, size_t i, uint64_t *ch, char *msg, size_t m
         for (size_t c = 0; c < s->nch && !e; c++) e = czk_fil_post_sector_leaf_challenges(p, s->rand, sid, 0, c, &ch[c]);
     else
         e = czk_fil_post_sector_leaf_challenges(p, s->rand, sid, s->o->partition_index, i, ch);
-    if (e) return fail(msg, msglen, e, "sector %" PRIu64 ": cannot derive the challenges", sid);
+    if (e) return czk_err_msg(msg, msglen, e, "sector %" PRIu64 ": cannot derive the challenges", sid);
     return make_sector(s->o, (uint32_t)i, sid, ch, s->nch, &s->r->vanilla_proofs[i], s->out->comm_r[i], &s->hashed[i],
                        msg, msglen);
 }
@@ -211,7 +201,7 @@ static czk_err seal_sectors(const czk_fil_testseal_post_opts *o, const uint8_t r
     sj.ch = calloc(runners * nch, sizeof *sj.ch);
     sj.msgs = sj.msglen ? malloc(runners * sj.msglen) : NULL;
     if (!sj.hashed || !sj.errs || !sj.runner_of || !sj.ch || (sj.msglen && !sj.msgs)) {
-        e = fail(msg, msglen, CZK_ERR_NO_MEMORY, "out of memory");
+        e = czk_err_msg(msg, msglen, CZK_ERR_NO_MEMORY, "out of memory");
     } else {
         czk_pool_run(sj.pool, runners, 1, seal_runner, &sj);
         /* the lowest failing sector's error, as the sequential loop met it first */
@@ -228,26 +218,28 @@ static czk_err seal_sectors(const czk_fil_testseal_post_opts *o, const uint8_t r
 czk_err czk_fil_testseal_post(const czk_fil_testseal_post_opts *o, czk_fil_testseal_post_result *out, char *msg,
                               size_t msglen) {
     if (msg && msglen) msg[0] = 0;
-    if (!out) return fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "no output");
+    if (!out) return czk_err_msg(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "no output");
     memset(out, 0, sizeof *out);
-    if (!o || !o->proof) return fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "no registered PoSt proof");
+    if (!o || !o->proof) return czk_err_msg(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "no registered PoSt proof");
     const double t0 = now();
     const czk_fil_post_proof *p = o->proof;
     const bool winning = p->kind == CZK_FIL_POST_WINNING;
     const size_t max = winning ? 1 : p->sector_count, n = o->n_sectors ? o->n_sectors : max;
     if (n > max)
-        return fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "%zu sectors, a %s partition holds %zu", n, p->name, max);
+        return czk_err_msg(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "%zu sectors, a %s partition holds %zu", n, p->name,
+                           max);
     if (winning && o->partition_index)
-        return fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "WinningPoSt has one partition, not %" PRIu32,
-                    o->partition_index);
+        return czk_err_msg(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "WinningPoSt has one partition, not %" PRIu32,
+                           o->partition_index);
     if (!o->sparse && p->sector_size / 32 > CZK_FIL_TESTSEAL_POST_FULL_MAX_NODES)
-        return fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "%s: full mode goes to 8 MiB; use sparse mode", p->name);
+        return czk_err_msg(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "%s: full mode goes to 8 MiB; use sparse mode",
+                           p->name);
     uint8_t rand[32];
     if (o->randomness) memcpy(rand, o->randomness, 32);
     else czk_fil_testseal_post_randomness(o->seed, rand);
     czk_fr t;
     if (!czk_fr_from_bytes_le(&t, rand))
-        return fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "randomness: not below the field modulus r");
+        return czk_err_msg(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "randomness: not below the field modulus r");
 
     czk_fil_request *r = &out->request;
     r->kind = winning ? CZK_FIL_KIND_WINNING_POST : CZK_FIL_KIND_WINDOW_POST;
@@ -262,7 +254,7 @@ czk_err czk_fil_testseal_post(const czk_fil_testseal_post_opts *o, czk_fil_tests
     const size_t nch = p->challenge_count;
     czk_err e = CZK_OK;
     if (!r->randomness.data || !r->vanilla_proofs || !out->sector_ids || !out->comm_r) {
-        e = fail(msg, msglen, CZK_ERR_NO_MEMORY, "out of memory");
+        e = czk_err_msg(msg, msglen, CZK_ERR_NO_MEMORY, "out of memory");
         goto done;
     }
     memcpy(r->randomness.data, rand, 32);
@@ -279,7 +271,7 @@ czk_err czk_fil_testseal_post(const czk_fil_testseal_post_opts *o, czk_fil_tests
             }
         for (size_t j = 0; j < i; j++)
             if (out->sector_ids[j] == sid) {
-                e = fail(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "sector id %" PRIu64 " twice", sid);
+                e = czk_err_msg(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "sector id %" PRIu64 " twice", sid);
                 goto done;
             }
         out->sector_ids[i] = sid;

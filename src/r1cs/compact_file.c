@@ -38,17 +38,6 @@
 #define CHUNK ((uint64_t)64 << 20)
 static const char MAGIC[8] = {'C', 'Z', 'K', 'R', '1', 'C', 'C', 0};
 
-static czk_err say(char *msg, size_t msglen, czk_err e, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static czk_err say(char *msg, size_t msglen, czk_err e, const char *fmt, ...) {
-    if (msg && msglen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(msg, msglen, fmt, ap);
-        va_end(ap);
-    }
-    return e;
-}
-
 static void put_u32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
 static void put_u64(uint8_t *p, uint64_t v) { memcpy(p, &v, 8); }
 static uint32_t get_u32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
@@ -191,19 +180,21 @@ static bool write_all(int fd, const uint8_t *p, uint64_t len) {
 
 czk_err czk_r1cs_compact_save(const czk_r1cs_compact *r, const char *circuit_id, const char *path, char *msg,
                               size_t msglen) {
-    if (!r || !circuit_id || !path) return say(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "NULL argument");
+    if (!r || !circuit_id || !path) return czk_err_msg(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "NULL argument");
     const czk_csr_compact *m[3] = {&r->a, &r->b, &r->c};
     uint64_t nnz[3] = {r->a.nnz, r->b.nnz, r->c.nnz}, body;
     if (!r->dict || r->n_dict < 2 || !body_size(r->n_constraints, nnz, r->n_dict, &body))
-        return say(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "not a compact R1CS (no dictionary, or counts beyond its limits)");
+        return czk_err_msg(msg, msglen, CZK_ERR_INVALID_ARGUMENT,
+                           "not a compact R1CS (no dictionary, or counts beyond its limits)");
     for (int k = 0; k < 3; k++)
         if (!m[k]->row_ptr || (m[k]->nnz && (!m[k]->col || !m[k]->coeff)))
-            return say(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "compact R1CS has no matrix data");
+            return czk_err_msg(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "compact R1CS has no matrix data");
     uint8_t h[HEADER_BYTES], sum[32];
     memset(h, 0, sizeof h);
     memcpy(h, MAGIC, 8);
     put_u32(h + 8, VERSION);
-    if (!sha256(h + 16, circuit_id, strlen(circuit_id))) return say(msg, msglen, CZK_ERR_IO, "SHA-256 unavailable");
+    if (!sha256(h + 16, circuit_id, strlen(circuit_id)))
+        return czk_err_msg(msg, msglen, CZK_ERR_IO, "SHA-256 unavailable");
     put_u64(h + 48, r->n_inputs);
     put_u64(h + 56, r->n_aux);
     put_u64(h + 64, r->n_constraints);
@@ -216,7 +207,7 @@ czk_err czk_r1cs_compact_save(const czk_r1cs_compact *r, const char *circuit_id,
     if (!tmp || !dict) {
         free(tmp);
         free(dict);
-        return say(msg, msglen, CZK_ERR_NO_MEMORY, "out of memory");
+        return czk_err_msg(msg, msglen, CZK_ERR_NO_MEMORY, "out of memory");
     }
     for (size_t i = 0; i < r->n_dict; i++) czk_fr_to_bytes_le(dict + 32 * i, &r->dict[i]);
     layout l;
@@ -224,14 +215,14 @@ czk_err czk_r1cs_compact_save(const czk_r1cs_compact *r, const char *circuit_id,
     czk_err e = CZK_OK;
     int err = 0;
     if (run_chunks(&l, -1, h, sum, &err)) {
-        e = say(msg, msglen, CZK_ERR_NO_MEMORY, "out of memory (or SHA-256 failed) hashing the compact R1CS");
+        e = czk_err_msg(msg, msglen, CZK_ERR_NO_MEMORY, "out of memory (or SHA-256 failed) hashing the compact R1CS");
         goto out;
     }
     memcpy(h + HASHED_HEADER, sum, 32);
     snprintf(tmp, tlen, "%s.tmp.%ld", path, (long)getpid());
     int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) {
-        e = say(msg, msglen, CZK_ERR_IO, "cannot create %s: %s", tmp, strerror(errno));
+        e = czk_err_msg(msg, msglen, CZK_ERR_IO, "cannot create %s: %s", tmp, strerror(errno));
         goto out;
     }
     bool ok = write_all(fd, h, HEADER_BYTES);
@@ -242,9 +233,10 @@ czk_err czk_r1cs_compact_save(const czk_r1cs_compact *r, const char *circuit_id,
         ok = false;
         saved = errno;
     }
-    if (!ok) e = say(msg, msglen, CZK_ERR_IO, "write to %s failed: %s", tmp, strerror(saved));
+    if (!ok)
+        e = czk_err_msg(msg, msglen, CZK_ERR_IO, "write to %s failed: %s", tmp, strerror(saved));
     else if (rename(tmp, path) != 0)
-        e = say(msg, msglen, CZK_ERR_IO, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
+        e = czk_err_msg(msg, msglen, CZK_ERR_IO, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
     if (e) unlink(tmp);
 out:
     free(tmp);
@@ -299,17 +291,17 @@ static czk_err check_structure(const czk_r1cs_compact *r, const char *path, char
     const czk_csr_compact *m[3] = {&r->a, &r->b, &r->c};
     for (int k = 0; k < 3; k++)
         if (m[k]->row_ptr[0] != 0 || m[k]->row_ptr[r->n_constraints] != m[k]->nnz)
-            return say(msg, msglen, CZK_ERR_FORMAT,
-                       "%s: compact R1CS file: matrix %c's row offsets do not run from 0 to its %llu terms", path,
-                       "ABC"[k], (unsigned long long)m[k]->nnz);
+            return czk_err_msg(msg, msglen, CZK_ERR_FORMAT,
+                               "%s: compact R1CS file: matrix %c's row offsets do not run from 0 to its %llu terms",
+                               path, "ABC"[k], (unsigned long long)m[k] -> nnz);
     check_job job = {r, {UINT64_MAX, UINT64_MAX, UINT64_MAX}};
     czk_pool_run(czk_pool_default(), r->n_constraints, 1u << 16, check_task, &job);
     static const char *what[4] = {"row offsets that decrease", "a column out of range",
                                   "columns not strictly increasing", "a dictionary index out of range"};
     for (int k = 0; k < 3; k++)
         if (job.first_bad[k] != UINT64_MAX)
-            return say(msg, msglen, CZK_ERR_FORMAT, "%s: compact R1CS file: matrix %c row %llu has %s", path, "ABC"[k],
-                       (unsigned long long)(job.first_bad[k] >> 2), what[job.first_bad[k] & 3]);
+            return czk_err_msg(msg, msglen, CZK_ERR_FORMAT, "%s: compact R1CS file: matrix %c row %llu has %s", path,
+                               "ABC"[k], (unsigned long long)(job.first_bad[k] >> 2), what[job.first_bad[k] & 3]);
     return CZK_OK;
 }
 
@@ -317,58 +309,59 @@ static czk_err check_structure(const czk_r1cs_compact *r, const char *path, char
 
 czk_err czk_r1cs_compact_load(czk_r1cs_compact *out, const char *circuit_id, const char *path, char *msg,
                               size_t msglen) {
-    if (!out || !circuit_id || !path) return say(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "NULL argument");
+    if (!out || !circuit_id || !path) return czk_err_msg(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "NULL argument");
     memset(out, 0, sizeof *out);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return say(msg, msglen, CZK_ERR_IO, "cannot open %s: %s", path, strerror(errno));
+    if (fd < 0) return czk_err_msg(msg, msglen, CZK_ERR_IO, "cannot open %s: %s", path, strerror(errno));
     czk_err e = CZK_OK;
     uint8_t h[HEADER_BYTES], id_hash[32], sum[32], *dict = NULL;
     struct stat st;
     int err = 0;
     if (fstat(fd, &st) != 0) {
-        e = say(msg, msglen, CZK_ERR_IO, "cannot stat %s: %s", path, strerror(errno));
+        e = czk_err_msg(msg, msglen, CZK_ERR_IO, "cannot stat %s: %s", path, strerror(errno));
         goto out;
     }
     int rc = (uint64_t)st.st_size < HEADER_BYTES ? 3 : read_at(fd, h, HEADER_BYTES, 0, &err);
     if (rc == 2) {
-        e = say(msg, msglen, CZK_ERR_IO, "%s: read failed: %s", path, strerror(err));
+        e = czk_err_msg(msg, msglen, CZK_ERR_IO, "%s: read failed: %s", path, strerror(err));
         goto out;
     }
     if (rc) {
-        e = say(msg, msglen, CZK_ERR_FORMAT, "%s: truncated compact R1CS file (%lld bytes, shorter than the header)",
-                path, (long long)st.st_size);
+        e = czk_err_msg(msg, msglen, CZK_ERR_FORMAT,
+                        "%s: truncated compact R1CS file (%lld bytes, shorter than the header)", path,
+                        (long long)st.st_size);
         goto out;
     }
     if (memcmp(h, MAGIC, 8) != 0) {
-        e = say(msg, msglen, CZK_ERR_FORMAT, "%s: not a czk compact R1CS file (bad magic)", path);
+        e = czk_err_msg(msg, msglen, CZK_ERR_FORMAT, "%s: not a czk compact R1CS file (bad magic)", path);
         goto out;
     }
     if (get_u32(h + 8) != VERSION || get_u32(h + 12) != 0) {
-        e = say(msg, msglen, CZK_ERR_FORMAT,
-                "%s: unsupported compact R1CS file version %u (flags %u); this build reads %u", path, get_u32(h + 8),
-                get_u32(h + 12), VERSION);
+        e = czk_err_msg(msg, msglen, CZK_ERR_FORMAT,
+                        "%s: unsupported compact R1CS file version %u (flags %u); this build reads %u", path,
+                        get_u32(h + 8), get_u32(h + 12), VERSION);
         goto out;
     }
     if (!sha256(id_hash, circuit_id, strlen(circuit_id))) {
-        e = say(msg, msglen, CZK_ERR_IO, "SHA-256 unavailable");
+        e = czk_err_msg(msg, msglen, CZK_ERR_IO, "SHA-256 unavailable");
         goto out;
     }
     if (memcmp(h + 16, id_hash, 32) != 0) {
-        e = say(msg, msglen, CZK_ERR_MISMATCH, "%s: compact R1CS file belongs to another circuit (expected id \"%s\")",
-                path, circuit_id);
+        e = czk_err_msg(msg, msglen, CZK_ERR_MISMATCH,
+                        "%s: compact R1CS file belongs to another circuit (expected id \"%s\")", path, circuit_id);
         goto out;
     }
     uint64_t ni = get_u64(h + 48), na = get_u64(h + 56), nc = get_u64(h + 64), nd = get_u64(h + 96), body;
     uint64_t nnz[3] = {get_u64(h + 72), get_u64(h + 80), get_u64(h + 88)};
     if (ni < 1 || ni >= 0x80000000u || na >= 0x80000000u || ni + na >= 0x80000000u || nd < 2 ||
         !body_size(nc, nnz, nd, &body)) {
-        e = say(msg, msglen, CZK_ERR_FORMAT, "%s: compact R1CS file header has impossible counts", path);
+        e = czk_err_msg(msg, msglen, CZK_ERR_FORMAT, "%s: compact R1CS file header has impossible counts", path);
         goto out;
     }
     if ((uint64_t)st.st_size - HEADER_BYTES != body) {
-        e = say(msg, msglen, CZK_ERR_FORMAT, "%s: %s compact R1CS file (%lld bytes, the header promises %llu)", path,
-                (uint64_t)st.st_size - HEADER_BYTES < body ? "truncated" : "oversized", (long long)st.st_size,
-                (unsigned long long)(body + HEADER_BYTES));
+        e = czk_err_msg(msg, msglen, CZK_ERR_FORMAT, "%s: %s compact R1CS file (%lld bytes, the header promises %llu)",
+                        path, (uint64_t)st.st_size - HEADER_BYTES < body ? "truncated" : "oversized",
+                        (long long)st.st_size, (unsigned long long)(body + HEADER_BYTES));
         goto out;
     }
     out->n_inputs = ni;
@@ -389,33 +382,35 @@ czk_err czk_r1cs_compact_load(czk_r1cs_compact *out, const char *circuit_id, con
         ok = m[k]->row_ptr && (!nnz[k] || (m[k]->col && m[k]->coeff));
     }
     if (!ok) {
-        e = say(msg, msglen, CZK_ERR_NO_MEMORY, "out of memory for the compact R1CS (%llu bytes)",
-                (unsigned long long)body);
+        e = czk_err_msg(msg, msglen, CZK_ERR_NO_MEMORY, "out of memory for the compact R1CS (%llu bytes)",
+                        (unsigned long long)body);
         goto out;
     }
     layout l;
     make_layout(&l, out, dict);
     rc = run_chunks(&l, fd, h, sum, &err);
     if (rc) {
-        e = rc == 1 ? say(msg, msglen, CZK_ERR_NO_MEMORY, "out of memory (or SHA-256 failed) reading %s", path)
-            : rc == 2 ? say(msg, msglen, CZK_ERR_IO, "%s: read failed: %s", path, strerror(err))
-                      : say(msg, msglen, CZK_ERR_FORMAT, "%s: truncated compact R1CS file (it shrank while read)", path);
+        e = rc == 1 ? czk_err_msg(msg, msglen, CZK_ERR_NO_MEMORY, "out of memory (or SHA-256 failed) reading %s", path)
+            : rc == 2 ? czk_err_msg(msg, msglen, CZK_ERR_IO, "%s: read failed: %s", path, strerror(err))
+                      : czk_err_msg(msg, msglen, CZK_ERR_FORMAT,
+                                    "%s: truncated compact R1CS file (it shrank while read)", path);
         goto out;
     }
     if (memcmp(sum, h + HASHED_HEADER, 32) != 0) {
-        e = say(msg, msglen, CZK_ERR_FORMAT, "%s: compact R1CS file checksum mismatch (corrupted)", path);
+        e = czk_err_msg(msg, msglen, CZK_ERR_FORMAT, "%s: compact R1CS file checksum mismatch (corrupted)", path);
         goto out;
     }
     for (uint64_t i = 0; i < nd; i++)
         if (!czk_fr_from_bytes_le(&out->dict[i], dict + 32 * i)) {
-            e = say(msg, msglen, CZK_ERR_FORMAT, "%s: compact R1CS file: dictionary entry %llu is not below r", path,
-                    (unsigned long long)i);
+            e = czk_err_msg(msg, msglen, CZK_ERR_FORMAT, "%s: compact R1CS file: dictionary entry %llu is not below r",
+                            path, (unsigned long long)i);
             goto out;
         }
     czk_fr minus_one;
     czk_fr_neg(&minus_one, &CZK_FR_ONE);
     if (!czk_fr_is_one(&out->dict[0]) || !czk_fr_equal(&out->dict[1], &minus_one)) {
-        e = say(msg, msglen, CZK_ERR_FORMAT, "%s: compact R1CS file: the dictionary does not start with 1, -1", path);
+        e = czk_err_msg(msg, msglen, CZK_ERR_FORMAT, "%s: compact R1CS file: the dictionary does not start with 1, -1",
+                        path);
         goto out;
     }
     e = check_structure(out, path, msg, msglen);

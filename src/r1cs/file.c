@@ -30,17 +30,6 @@
 #define CHUNK (1u << 20)
 static const char MAGIC[8] = {'C', 'Z', 'K', 'R', '1', 'C', 'S', 0};
 
-static czk_err say(char *msg, size_t msglen, czk_err e, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static czk_err say(char *msg, size_t msglen, czk_err e, const char *fmt, ...) {
-    if (msg && msglen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(msg, msglen, fmt, ap);
-        va_end(ap);
-    }
-    return e;
-}
-
 static void put_u32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
 static void put_u64(uint8_t *p, uint64_t v) { memcpy(p, &v, 8); }
 static uint32_t get_u32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
@@ -100,14 +89,14 @@ static void make_header(uint8_t h[HEADER_BYTES], const czk_r1cs *r, const uint8_
 }
 
 czk_err czk_r1cs_save(const czk_r1cs *r, const char *circuit_id, const char *path, char *msg, size_t msglen) {
-    if (!r || !circuit_id || !path) return say(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "NULL argument");
+    if (!r || !circuit_id || !path) return czk_err_msg(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "NULL argument");
     const czk_csr *m[3] = {&r->a, &r->b, &r->c};
     for (int k = 0; k < 3; k++)
         if (!m[k]->row_ptr || (m[k]->nnz && (!m[k]->col || !m[k]->coeff)))
-            return say(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "R1CS has no matrix data");
+            return czk_err_msg(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "R1CS has no matrix data");
     uint8_t h[HEADER_BYTES], id_hash[32], sum[32];
     if (!sha256(id_hash, circuit_id, strlen(circuit_id)))
-        return say(msg, msglen, CZK_ERR_IO, "SHA-256 unavailable");
+        return czk_err_msg(msg, msglen, CZK_ERR_IO, "SHA-256 unavailable");
     make_header(h, r, id_hash);
 
     size_t tlen = strlen(path) + 32;
@@ -118,13 +107,13 @@ czk_err czk_r1cs_save(const czk_r1cs *r, const char *circuit_id, const char *pat
         free(tmp);
         free(buf);
         EVP_MD_CTX_free(md);
-        return say(msg, msglen, CZK_ERR_NO_MEMORY, "out of memory");
+        return czk_err_msg(msg, msglen, CZK_ERR_NO_MEMORY, "out of memory");
     }
     snprintf(tmp, tlen, "%s.tmp.%ld", path, (long)getpid());
     czk_err e = CZK_OK;
     FILE *f = fopen(tmp, "wb");
     if (!f) {
-        e = say(msg, msglen, CZK_ERR_IO, "cannot create %s: %s", tmp, strerror(errno));
+        e = czk_err_msg(msg, msglen, CZK_ERR_IO, "cannot create %s: %s", tmp, strerror(errno));
         goto out;
     }
     writer w = {f, md, EVP_DigestInit_ex(md, EVP_sha256(), NULL) == 1};
@@ -143,9 +132,10 @@ czk_err czk_r1cs_save(const czk_r1cs *r, const char *circuit_id, const char *pat
     }
     if (w.ok && (fflush(f) != 0 || fsync(fileno(f)) != 0)) w.ok = false;
     if (fclose(f) != 0) w.ok = false;
-    if (!w.ok) e = say(msg, msglen, CZK_ERR_IO, "write to %s failed: %s", tmp, strerror(errno));
+    if (!w.ok)
+        e = czk_err_msg(msg, msglen, CZK_ERR_IO, "write to %s failed: %s", tmp, strerror(errno));
     else if (rename(tmp, path) != 0)
-        e = say(msg, msglen, CZK_ERR_IO, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
+        e = czk_err_msg(msg, msglen, CZK_ERR_IO, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
     if (e) unlink(tmp);
 out:
     free(tmp);
@@ -190,16 +180,17 @@ static czk_err check_structure(const czk_r1cs *r, char *msg, size_t msglen) {
     for (int k = 0; k < 3; k++) {
         const czk_csr *x = m[k];
         if (x->row_ptr[0] != 0 || x->row_ptr[r->n_constraints] != x->nnz)
-            return say(msg, msglen, CZK_ERR_FORMAT, "R1CS file: matrix %c row pointers do not span its entries",
-                       names[k]);
+            return czk_err_msg(msg, msglen, CZK_ERR_FORMAT, "R1CS file: matrix %c row pointers do not span its entries",
+                               names[k]);
         for (size_t i = 0; i < r->n_constraints; i++) {
             uint64_t b = x->row_ptr[i], e = x->row_ptr[i + 1];
             if (b > e || e > x->nnz)
-                return say(msg, msglen, CZK_ERR_FORMAT, "R1CS file: matrix %c row %zu has bad bounds", names[k], i);
+                return czk_err_msg(msg, msglen, CZK_ERR_FORMAT, "R1CS file: matrix %c row %zu has bad bounds", names[k],
+                                   i);
             for (uint64_t j = b; j < e; j++)
                 if (x->col[j] >= nvars || (j > b && x->col[j] <= x->col[j - 1]))
-                    return say(msg, msglen, CZK_ERR_FORMAT,
-                               "R1CS file: matrix %c row %zu has a bad or unsorted column", names[k], i);
+                    return czk_err_msg(msg, msglen, CZK_ERR_FORMAT,
+                                       "R1CS file: matrix %c row %zu has a bad or unsorted column", names[k], i);
         }
     }
     return CZK_OK;
@@ -207,58 +198,59 @@ static czk_err check_structure(const czk_r1cs *r, char *msg, size_t msglen) {
 
 czk_err czk_r1cs_load(czk_r1cs *out, const char *circuit_id, const char *path, char *msg, size_t msglen) {
     memset(out, 0, sizeof *out);
-    if (!circuit_id || !path) return say(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "NULL argument");
+    if (!circuit_id || !path) return czk_err_msg(msg, msglen, CZK_ERR_INVALID_ARGUMENT, "NULL argument");
     FILE *f = fopen(path, "rb");
-    if (!f) return say(msg, msglen, CZK_ERR_IO, "cannot open %s: %s", path, strerror(errno));
+    if (!f) return czk_err_msg(msg, msglen, CZK_ERR_IO, "cannot open %s: %s", path, strerror(errno));
     czk_err e = CZK_OK;
     uint8_t *buf = NULL;
     EVP_MD_CTX *md = NULL;
     uint8_t h[HEADER_BYTES], id_hash[32], sum[32];
     struct stat st;
     if (fstat(fileno(f), &st) != 0) {
-        e = say(msg, msglen, CZK_ERR_IO, "cannot stat %s: %s", path, strerror(errno));
+        e = czk_err_msg(msg, msglen, CZK_ERR_IO, "cannot stat %s: %s", path, strerror(errno));
         goto out;
     }
     if ((uint64_t)st.st_size < HEADER_BYTES || fread(h, 1, HEADER_BYTES, f) != HEADER_BYTES) {
-        e = say(msg, msglen, CZK_ERR_FORMAT, "%s: truncated R1CS file (%lld bytes, shorter than the header)", path,
-                (long long)st.st_size);
+        e = czk_err_msg(msg, msglen, CZK_ERR_FORMAT, "%s: truncated R1CS file (%lld bytes, shorter than the header)",
+                        path, (long long)st.st_size);
         goto out;
     }
     if (memcmp(h, MAGIC, 8) != 0) {
-        e = say(msg, msglen, CZK_ERR_FORMAT, "%s: not a czk R1CS file (bad magic)", path);
+        e = czk_err_msg(msg, msglen, CZK_ERR_FORMAT, "%s: not a czk R1CS file (bad magic)", path);
         goto out;
     }
     if (get_u32(h + 8) != VERSION || get_u32(h + 12) != 0) {
-        e = say(msg, msglen, CZK_ERR_FORMAT, "%s: unsupported R1CS file version %u (flags %u); this build reads %u",
-                path, get_u32(h + 8), get_u32(h + 12), VERSION);
+        e = czk_err_msg(msg, msglen, CZK_ERR_FORMAT,
+                        "%s: unsupported R1CS file version %u (flags %u); this build reads %u", path, get_u32(h + 8),
+                        get_u32(h + 12), VERSION);
         goto out;
     }
     if (!sha256(id_hash, circuit_id, strlen(circuit_id))) {
-        e = say(msg, msglen, CZK_ERR_IO, "SHA-256 unavailable");
+        e = czk_err_msg(msg, msglen, CZK_ERR_IO, "SHA-256 unavailable");
         goto out;
     }
     if (memcmp(h + 16, id_hash, 32) != 0) {
-        e = say(msg, msglen, CZK_ERR_MISMATCH, "%s: R1CS file belongs to another circuit (expected id \"%s\")", path,
-                circuit_id);
+        e = czk_err_msg(msg, msglen, CZK_ERR_MISMATCH, "%s: R1CS file belongs to another circuit (expected id \"%s\")",
+                        path, circuit_id);
         goto out;
     }
     uint64_t ni = get_u64(h + 48), na = get_u64(h + 56), nc = get_u64(h + 64);
     uint64_t nnz[3] = {get_u64(h + 72), get_u64(h + 80), get_u64(h + 88)}, body;
     if (ni < 1 || ni >= 0x80000000u || na >= 0x80000000u || ni + na >= 0x80000000u || nc > SIZE_MAX / 8 ||
         !body_size(nc, nnz, &body)) {
-        e = say(msg, msglen, CZK_ERR_FORMAT, "%s: R1CS file header has impossible counts", path);
+        e = czk_err_msg(msg, msglen, CZK_ERR_FORMAT, "%s: R1CS file header has impossible counts", path);
         goto out;
     }
     if ((uint64_t)st.st_size - HEADER_BYTES != body) {
-        e = say(msg, msglen, CZK_ERR_FORMAT, "%s: %s R1CS file (%lld bytes, the header promises %llu)", path,
-                (uint64_t)st.st_size - HEADER_BYTES < body ? "truncated" : "oversized", (long long)st.st_size,
-                (unsigned long long)(body + HEADER_BYTES));
+        e = czk_err_msg(msg, msglen, CZK_ERR_FORMAT, "%s: %s R1CS file (%lld bytes, the header promises %llu)", path,
+                        (uint64_t)st.st_size - HEADER_BYTES < body ? "truncated" : "oversized", (long long)st.st_size,
+                        (unsigned long long)(body + HEADER_BYTES));
         goto out;
     }
     buf = malloc(CHUNK);
     md = EVP_MD_CTX_new();
     if (!buf || !md) {
-        e = say(msg, msglen, CZK_ERR_NO_MEMORY, "out of memory");
+        e = czk_err_msg(msg, msglen, CZK_ERR_NO_MEMORY, "out of memory");
         goto out;
     }
     out->n_inputs = ni;
@@ -275,7 +267,7 @@ czk_err czk_r1cs_load(czk_r1cs *out, const char *circuit_id, const char *path, c
             m[k]->coeff = czk_mem_alloc(nnz[k] * sizeof(czk_fr), CZK_MEM_R1CS);
         }
         if (!m[k]->row_ptr || (nnz[k] && (!m[k]->col || !m[k]->coeff))) {
-            e = say(msg, msglen, CZK_ERR_NO_MEMORY, "out of memory for the R1CS");
+            e = czk_err_msg(msg, msglen, CZK_ERR_NO_MEMORY, "out of memory for the R1CS");
             goto out;
         }
         take(&rd, m[k]->row_ptr, (nc + 1) * 8);
@@ -283,20 +275,20 @@ czk_err czk_r1cs_load(czk_r1cs *out, const char *circuit_id, const char *path, c
         take_coeffs(&rd, m[k]->coeff, nnz[k], buf, &canonical);
     }
     if (!rd.ok) {
-        e = say(msg, msglen, CZK_ERR_IO, "%s: read failed", path);
+        e = czk_err_msg(msg, msglen, CZK_ERR_IO, "%s: read failed", path);
         goto out;
     }
     unsigned int n = 0;
     if (EVP_DigestFinal_ex(md, sum, &n) != 1 || n != 32) {
-        e = say(msg, msglen, CZK_ERR_IO, "SHA-256 failed");
+        e = czk_err_msg(msg, msglen, CZK_ERR_IO, "SHA-256 failed");
         goto out;
     }
     if (memcmp(sum, h + HASHED_HEADER, 32) != 0) {
-        e = say(msg, msglen, CZK_ERR_FORMAT, "%s: R1CS file checksum mismatch (corrupted)", path);
+        e = czk_err_msg(msg, msglen, CZK_ERR_FORMAT, "%s: R1CS file checksum mismatch (corrupted)", path);
         goto out;
     }
     if (!canonical) {
-        e = say(msg, msglen, CZK_ERR_FORMAT, "%s: R1CS file holds a coefficient >= r", path);
+        e = czk_err_msg(msg, msglen, CZK_ERR_FORMAT, "%s: R1CS file holds a coefficient >= r", path);
         goto out;
     }
     e = check_structure(out, msg, msglen);
