@@ -46,6 +46,7 @@ typedef struct call_ctx {
     grpc_call *call;
     grpc_call_details details;
     grpc_metadata_array md;
+    int method;                   /* czk_grpc_method of details.method, found on arrival (-1: unknown) */
     grpc_byte_buffer *payload;    /* the request message, until it is read (serve_call) */
     czk_reservation charge;       /* its bytes in the service's budget, from arrival to the handler's end */
     int cancelled;           /* RECV_CLOSE_ON_SERVER's result */

@@ -204,8 +204,7 @@ void czk_grpc_call_finish(call_ctx *c, grpc_status_code code, const char *detail
 
 /* Serves a call whose request message has arrived (c->payload). */
 static void serve_call(call_ctx *c) {
-    int m = czk_grpc_method_find((const char *)GRPC_SLICE_START_PTR(c->details.method),
-                                 GRPC_SLICE_LENGTH(c->details.method));
+    int m = c->method;
     char msg[MSG];
     if (atomic_load(&c->srv->stopping)) {
         czk_grpc_call_finish(c, GRPC_STATUS_UNAVAILABLE, "the server is shutting down", NULL);
@@ -362,12 +361,13 @@ static void on_arrival(czk_grpc_server *s, call_ctx *c) {
     c->arrived_s = mono_s();
     const char *path = (const char *)GRPC_SLICE_START_PTR(c->details.method);
     size_t path_len = GRPC_SLICE_LENGTH(c->details.method);
+    c->method = czk_grpc_method_find(path, path_len);
     char msg[MSG];
     grpc_status_code st = GRPC_STATUS_OK;
     if (atomic_load(&s->stopping)) {
         st = GRPC_STATUS_UNAVAILABLE;
         snprintf(msg, sizeof msg, "the server is shutting down");
-    } else if (czk_grpc_method_find(path, path_len) < 0) {
+    } else if (c->method < 0) {
         st = GRPC_STATUS_UNIMPLEMENTED;
         snprintf(msg, sizeof msg, "unknown method %.*s (this is cuzk.v1.ProvingEngine)",
                  (int)(path_len > 200 ? 200 : path_len), path);
@@ -414,8 +414,7 @@ static void on_arrival(czk_grpc_server *s, call_ctx *c) {
 static grpc_status_code charge_request(czk_grpc_server *s, call_ctx *c, char *msg, size_t msglen) {
     size_t len = grpc_byte_buffer_length(c->payload);
     if (len <= CZK_GRPC_UNCHARGED_MSG) return GRPC_STATUS_OK;
-    int m = czk_grpc_method_find((const char *)GRPC_SLICE_START_PTR(c->details.method),
-                                 GRPC_SLICE_LENGTH(c->details.method));
+    int m = c->method;
     if (m != CZK_GRPC_SUBMIT && m != CZK_GRPC_PROVE) {
         snprintf(msg, msglen, "the %s request is %zu bytes; such a request is at most %zu bytes", czk_grpc_method_path(m),
                  len, (size_t)CZK_GRPC_UNCHARGED_MSG);
